@@ -1,0 +1,112 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { DomainError, ErrorKind, FieldError } from './domain-error';
+import { defaultErrorSurface, ErrorSurface, NormalizedError, RenderedError } from './error-surfaces';
+
+/**
+ * The one place where errors become HTTP answers. Stack traces and SQL never reach a client:
+ * anything unexpected is logged with the request id and answered as the surface's 500.
+ */
+@Catch()
+export class GlobalExceptionFilter implements ExceptionFilter {
+  constructor(
+    private readonly surfaces: ErrorSurface[],
+    private readonly logger: Logger,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') return;
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    sendError(this.surfaces, this.logger, exception, request, reply);
+  }
+}
+
+/** Shared by the Nest filter and Fastify's own error and not-found handlers. */
+export function sendError(
+  surfaces: ErrorSurface[],
+  logger: Logger,
+  exception: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const path = request.url.split('?')[0];
+  const normalized = normalizeError(exception);
+  if (normalized.status >= 500) {
+    logger.error({ reqId: request.id, path, err: describe(exception) }, 'request failed');
+  }
+  const surface = surfaces.find((s) => s.matches(path)) ?? defaultErrorSurface;
+  let rendered: RenderedError;
+  try {
+    rendered = surface.render(normalized, path, request.headers);
+  } catch (err) {
+    logger.error({ reqId: request.id, err: describe(err) }, 'error surface failed');
+    rendered = defaultErrorSurface.render({ ...normalized, status: 500 }, path, request.headers);
+  }
+  if (reply.sent) return;
+  const headers = { ...normalized.headers, ...(rendered.headers ?? {}) };
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  if (rendered.body === undefined) {
+    void reply.code(rendered.status).send();
+  } else {
+    void reply.code(rendered.status).type('application/json; charset=utf-8').send(JSON.stringify(rendered.body));
+  }
+}
+
+export function normalizeError(exception: unknown): NormalizedError {
+  if (exception instanceof DomainError) {
+    return { status: exception.status, message: exception.message, kind: exception.kind, fields: exception.fields, headers: {}, source: 'domain' };
+  }
+  if (exception instanceof ThrottlerException) {
+    return { status: 429, message: 'rate limited', kind: ErrorKind.RateLimited, fields: [], headers: {}, source: 'http' };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const response = exception.getResponse();
+    const raw = typeof response === 'object' && response !== null ? (response as { message?: unknown }).message : response;
+    const message = Array.isArray(raw) ? raw.join('; ') : String(raw ?? exception.message);
+    return { status, message, kind: kindOf(status), fields: [], headers: {}, source: 'http' };
+  }
+  // Errors raised by Fastify itself before a handler runs (bad JSON, wrong content type, too large).
+  const e = exception as { statusCode?: unknown; message?: unknown; code?: unknown };
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return { status: e.statusCode, message: fastifyMessage(e), kind: kindOf(e.statusCode), fields: [], headers: {}, source: 'framework' };
+  }
+  return { status: 500, message: 'server error', fields: [], headers: {}, source: 'fault' };
+}
+
+function fastifyMessage(e: { message?: unknown; code?: unknown }): string {
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported Media Type';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'Body cannot be empty when content-type is set to application/json';
+    default:
+      return typeof e.message === 'string' ? e.message : 'Bad request';
+  }
+}
+
+function kindOf(status: number): ErrorKind | undefined {
+  const kinds: Record<number, ErrorKind> = {
+    400: ErrorKind.Validation,
+    401: ErrorKind.Unauthorized,
+    403: ErrorKind.Forbidden,
+    404: ErrorKind.NotFound,
+    409: ErrorKind.Conflict,
+    410: ErrorKind.Gone,
+    429: ErrorKind.RateLimited,
+  };
+  return kinds[status];
+}
+
+function describe(err: unknown): { type: string; message: string; stack?: string } {
+  if (err instanceof Error) return { type: err.name, message: err.message, stack: err.stack };
+  return { type: typeof err, message: String(err) };
+}
+
+export type { FieldError };

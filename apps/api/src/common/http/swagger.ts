@@ -1,0 +1,43 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
+
+export const API_KEY_SECURITY = 'api-key';
+export const USER_JWT_SECURITY = 'user-jwt';
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('RMM server')
+    .setDescription(
+      'Self-hosted RMM: the device enrollment function (/functions/v1), the Supabase-compatible data platform ' +
+        '(/auth/v1, /rest/v1) and the management backend (/api/v3, X-API-KEY). ' +
+        'Paste a management API key under "Authorize" to try the /api/v3 calls.',
+    )
+    .setVersion('3')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'Management API key' }, API_KEY_SECURITY)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A data-platform user token' }, USER_JWT_SECURITY)
+    .build();
+  return SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
+  });
+}
+
+/** Swagger UI at /docs, the document at /docs/openapi.json; /docs/ redirects so relative assets load. */
+export function setupSwagger(app: INestApplication): OpenAPIObject {
+  const document = buildOpenApiDocument(app);
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.url === '/docs/' || request.url.startsWith('/docs/?')) {
+      void reply.redirect('/docs', 301);
+      return;
+    }
+    done();
+  });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+    customSiteTitle: 'RMM server API',
+    swaggerOptions: { persistAuthorization: true },
+  });
+  return document;
+}

@@ -1,0 +1,57 @@
+import { ConfigError, loadConfig, redactUrl } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const c = loadConfig({}, '/srv/rmm');
+    expect(c).toMatchObject({
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      dataDir: '/srv/rmm/.data',
+      logLevel: 'info',
+      rateLimitPerMinute: 100,
+      deploymentRateLimitPerMinute: 20,
+      enrollUpstreamTimeoutMs: 10_000,
+    });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.rmmApiUrl).toBeUndefined();
+    expect(c.jwtSecret).toBeUndefined();
+  });
+
+  it('derives PUBLIC_URL from PORT and strips a trailing slash from a given one', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://rmm.example.com/' }).publicUrl).toBe('https://rmm.example.com');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be a whole number from 0 to 65535, got "abc"'],
+    [{ PORT: '70000' }, 'PORT must be a whole number from 0 to 65535, got "70000"'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL is not a valid URL'],
+    [{ DATABASE_URL: 'mysql://h/db' }, 'DATABASE_URL must start with postgres:// or postgresql://'],
+    [{ DATABASE_URL: 'postgres://h:5432' }, 'DATABASE_URL names no database'],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL must start with http:// or https://'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL must start with redis:// or rediss://'],
+    [{ RMM_DEFAULT_CLIENT_ID: '0' }, 'RMM_DEFAULT_CLIENT_ID must be a whole number from 1'],
+    [{ RMM_DEFAULT_SITE_ID: '1.5' }, 'RMM_DEFAULT_SITE_ID must be a whole number from 1'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters long'],
+  ])('rejects %j with a message naming the variable', (env, message) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(message);
+    expect((error as ConfigError).variable).toBe(Object.keys(env)[0]);
+  });
+
+  it('never puts a secret value in an error message', () => {
+    expect(() => loadConfig({ JWT_SECRET: 'tiny-secret' })).toThrow(/^JWT_SECRET must be at least 32 characters long$/);
+  });
+
+  it('hides the password of a connection URL', () => {
+    expect(redactUrl('postgres://u:hunter2@db:5432/x')).toBe('postgres://u:***@db:5432/x');
+    expect(redactUrl('postgres://u@db/x')).toBe('postgres://u@db/x');
+  });
+});

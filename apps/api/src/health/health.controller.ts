@@ -1,0 +1,29 @@
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { LivenessDto, ReadinessDto } from './health.dto';
+import { HealthService } from './health.service';
+
+@ApiTags('health')
+@Controller()
+export class HealthController {
+  constructor(private readonly health: HealthService) {}
+
+  /** Liveness: the process is up. */
+  @Get('healthz')
+  @HttpCode(200)
+  @ApiOkResponse({ type: LivenessDto })
+  liveness(): LivenessDto {
+    return { status: 'ok' };
+  }
+
+  /** Readiness: the database is reachable. */
+  @Get('readyz')
+  @ApiOkResponse({ type: ReadinessDto })
+  @ApiServiceUnavailableResponse({ type: ReadinessDto })
+  async readiness(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {
+    const up = await this.health.databaseUp();
+    reply.code(up ? 200 : 503);
+    return { status: up ? 'ready' : 'unavailable', database: up ? 'up' : 'down' };
+  }
+}

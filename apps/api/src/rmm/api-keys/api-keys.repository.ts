@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { ApiKeyEntity, ApiKeyScope } from '@app/entities';
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(@InjectRepository(ApiKeyEntity) private readonly repo: Repository<ApiKeyEntity>) {}
+
+  insert(key: Pick<ApiKeyEntity, 'name' | 'prefix' | 'secretHash' | 'scopes' | 'expiresAt'>): Promise<ApiKeyEntity> {
+    return this.repo.save(this.repo.create(key));
+  }
+
+  list(): Promise<ApiKeyEntity[]> {
+    return this.repo.find({ order: { id: 'ASC' } });
+  }
+
+  findById(id: number): Promise<ApiKeyEntity | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  findByHash(secretHash: string): Promise<ApiKeyEntity | null> {
+    return this.repo.findOneBy({ secretHash });
+  }
+
+  findByPrefix(prefix: string): Promise<ApiKeyEntity[]> {
+    return this.repo.findBy({ prefix });
+  }
+
+  async revoke(id: number, at: Date): Promise<ApiKeyEntity | null> {
+    await this.repo.update({ id, revokedAt: IsNull() }, { revokedAt: at });
+    return this.findById(id);
+  }
+
+  /** Makes the key with this hash usable with these scopes (the operator-given keys). */
+  async restore(id: number, name: string, scopes: ApiKeyScope[]): Promise<void> {
+    await this.repo.update({ id }, { name, scopes, revokedAt: null, expiresAt: null });
+  }
+
+  /** Records the latest use of many keys in one statement (see ApiKeysService.touch). */
+  async recordLastUsed(uses: Map<number, Date>): Promise<void> {
+    if (uses.size === 0) return;
+    const ids = [...uses.keys()];
+    const times = ids.map((id) => uses.get(id)!.toISOString());
+    await this.repo.query(
+      `UPDATE api_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, u.at), u.at)
+         FROM unnest($1::int[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
+      [ids, times],
+    );
+  }
+}

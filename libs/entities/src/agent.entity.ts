@@ -1,0 +1,129 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { ClientEntity } from './client.entity';
+import { DeploymentEntity } from './deployment.entity';
+import {
+  AGENT_STATUSES,
+  AgentStatus,
+  MONITORING_TYPES,
+  MonitoringType,
+  PLATFORMS,
+  Platform,
+  sqlList,
+} from './enums';
+import { SiteEntity } from './site.entity';
+
+/** One disk as the agent reports it (the spec's Disk). */
+export interface AgentDisk {
+  device: string;
+  free: string;
+  total: string;
+  percent: number;
+}
+
+/**
+ * An enrolled machine. `id` is the spec's agent_id (sent as a decimal string in JSON).
+ * One row per (client, hostname): re-enrolling the same host keeps its id.
+ */
+@Entity({ name: 'agents' })
+@Check('CHK_agents_plat', `"plat" IN (${sqlList(PLATFORMS)})`)
+@Check('CHK_agents_monitoring_type', `"monitoring_type" IN (${sqlList(MONITORING_TYPES)})`)
+@Check('CHK_agents_status', `"status" IN (${sqlList(AGENT_STATUSES)})`)
+@Index('UQ_agents_client_hostname', ['clientId', 'hostname'], { unique: true })
+@Index('IDX_agents_hostname', ['hostname'])
+@Index('IDX_agents_site', ['siteId'])
+export class AgentEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'text' })
+  hostname: string;
+
+  @Column({ name: 'client_id', type: 'integer', nullable: true })
+  clientId: number | null;
+
+  @ManyToOne(() => ClientEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'client_id' })
+  client?: ClientEntity | null;
+
+  @Column({ name: 'site_id', type: 'integer', nullable: true })
+  siteId: number | null;
+
+  // (client_id, site_id) must name a site of that client; a site with agents cannot be deleted.
+  @ManyToOne(() => SiteEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn([
+    { name: 'client_id', referencedColumnName: 'clientId' },
+    { name: 'site_id', referencedColumnName: 'id' },
+  ])
+  site?: SiteEntity | null;
+
+  @Column({ type: 'text' })
+  plat: Platform;
+
+  @Column({ name: 'monitoring_type', type: 'text', default: 'workstation' })
+  monitoringType: MonitoringType;
+
+  @Column({ name: 'operating_system', type: 'text', nullable: true })
+  operatingSystem: string | null;
+
+  @Column({ type: 'text', default: '0.0.0' })
+  version: string;
+
+  @Column({ name: 'last_seen', type: 'timestamptz', nullable: true })
+  lastSeen: Date | null;
+
+  @Column({ type: 'text', default: 'offline' })
+  status: AgentStatus;
+
+  @Column({ name: 'logged_in_username', type: 'text', nullable: true })
+  loggedInUsername: string | null;
+
+  @Column({ name: 'public_ip', type: 'text', nullable: true })
+  publicIp: string | null;
+
+  @Column({ name: 'local_ip', type: 'text', nullable: true })
+  localIp: string | null;
+
+  @Column({ name: 'cpu_model', type: 'text', nullable: true })
+  cpuModel: string | null;
+
+  /** Gigabytes. */
+  @Column({ name: 'total_ram', type: 'double precision', nullable: true })
+  totalRam: number | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  disks: AgentDisk[] | null;
+
+  @Column({ name: 'patches_pending', type: 'integer', default: 0 })
+  patchesPending: number;
+
+  @Column({ name: 'wmi_detail', type: 'jsonb', nullable: true })
+  wmiDetail: Record<string, unknown> | null;
+
+  /** Hash of the secret the agent authenticates its channel with; never the secret. */
+  @Column({ name: 'secret_hash', type: 'text', nullable: true })
+  secretHash: string | null;
+
+  /** The deployment the agent last (re-)enrolled through. */
+  @Column({ name: 'deployment_id', type: 'integer', nullable: true })
+  deploymentId: number | null;
+
+  @ManyToOne(() => DeploymentEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'deployment_id' })
+  deployment?: DeploymentEntity | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

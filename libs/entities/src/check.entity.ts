@@ -1,0 +1,71 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { AgentEntity } from './agent.entity';
+import { CHECK_STATUSES, CHECK_TYPES, CheckStatus, CheckType, sqlList } from './enums';
+import { ScriptEntity } from './script.entity';
+
+/** A monitoring check on one agent; `settings` holds the per-type parameters. */
+@Entity({ name: 'checks' })
+@Check('CHK_checks_check_type', `"check_type" IN (${sqlList(CHECK_TYPES)})`)
+@Check('CHK_checks_status', `"status" IN (${sqlList(CHECK_STATUSES)})`)
+@Check('CHK_checks_fails_b4_alert', `"fails_b4_alert" >= 1`)
+@Index('IDX_checks_agent', ['agentId'])
+export class CheckEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'agent_id', type: 'integer' })
+  agentId: number;
+
+  @ManyToOne(() => AgentEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'agent_id' })
+  agent?: AgentEntity;
+
+  @Column({ name: 'check_type', type: 'text' })
+  checkType: CheckType;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ type: 'text', default: 'pending' })
+  status: CheckStatus;
+
+  @Column({ name: 'more_info', type: 'text', nullable: true })
+  moreInfo: string | null;
+
+  @Column({ name: 'last_run', type: 'timestamptz', nullable: true })
+  lastRun: Date | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  settings: Record<string, unknown>;
+
+  /** For script checks: the script to run. */
+  @Column({ name: 'script_id', type: 'integer', nullable: true })
+  scriptId: number | null;
+
+  @ManyToOne(() => ScriptEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'script_id' })
+  script?: ScriptEntity | null;
+
+  /** Consecutive failures needed before an alert is raised. */
+  @Column({ name: 'fails_b4_alert', type: 'integer', default: 1 })
+  failsB4Alert: number;
+
+  @Column({ name: 'fail_count', type: 'integer', default: 0 })
+  failCount: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

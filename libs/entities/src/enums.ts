@@ -1,0 +1,55 @@
+/** Enumerations shared by entities, DTOs and the CHECK constraints of the migrations. */
+export const PLATFORMS = ['windows', 'darwin', 'linux'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const MONITORING_TYPES = ['server', 'workstation'] as const;
+export type MonitoringType = (typeof MONITORING_TYPES)[number];
+
+export const AGENT_STATUSES = ['online', 'offline', 'overdue'] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+export const ARCHES = ['amd64', 'arm64', 'amd64-mac', 'arm64-mac'] as const;
+export type Arch = (typeof ARCHES)[number];
+
+export const SHELLS = ['powershell', 'cmd', 'python', 'bash'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+export const CHECK_TYPES = ['diskspace', 'ping', 'cpuload', 'memory', 'winsvc', 'script', 'eventlog'] as const;
+export type CheckType = (typeof CHECK_TYPES)[number];
+
+export const CHECK_STATUSES = ['passing', 'failing', 'pending'] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];
+
+export const ALERT_TYPES = ['check_failure', 'task_failure', 'agent_overdue'] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+export const ALERT_SEVERITIES = ['info', 'warning', 'error'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+export const ENROLLMENT_STATUSES = ['pending', 'completed', 'expired', 'failed'] as const;
+export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+
+export const API_KEY_SCOPES = [
+  'admin',
+  'agents:read',
+  'agents:write',
+  'deployments:read',
+  'deployments:write',
+  'clients:read',
+  'clients:write',
+  'scripts:read',
+  'scripts:write',
+  'scripts:run',
+  'checks:read',
+  'checks:write',
+  'tasks:read',
+  'tasks:write',
+  'alerts:read',
+  'alerts:write',
+] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** SQL list literal for a CHECK constraint: `'a', 'b'`. Values are our own constants, never input. */
+export function sqlList(values: readonly string[]): string {
+  return values.map((v) => `'${v}'`).join(', ');
+}

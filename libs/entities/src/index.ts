@@ -1,0 +1,51 @@
+import { AgentEntity } from './agent.entity';
+import { AlertEntity } from './alert.entity';
+import { ApiKeyEntity } from './api-key.entity';
+import { AppSettingEntity } from './app-setting.entity';
+import { CheckEntity } from './check.entity';
+import { ClientEntity } from './client.entity';
+import { DeploymentDownloadEntity } from './deployment-download.entity';
+import { DeploymentEntity } from './deployment.entity';
+import { EnrollmentLogEntity } from './enrollment-log.entity';
+import { ScriptEntity } from './script.entity';
+import { SiteEntity } from './site.entity';
+import { TaskEntity } from './task.entity';
+import { UserProfileEntity } from './user-profile.entity';
+import { UserEntity } from './user.entity';
+
+export * from './enums';
+export {
+  AgentEntity,
+  AlertEntity,
+  ApiKeyEntity,
+  AppSettingEntity,
+  CheckEntity,
+  ClientEntity,
+  DeploymentDownloadEntity,
+  DeploymentEntity,
+  EnrollmentLogEntity,
+  ScriptEntity,
+  SiteEntity,
+  TaskEntity,
+  UserEntity,
+  UserProfileEntity,
+};
+export type { AgentDisk } from './agent.entity';
+
+/** Every entity, for the data source. */
+export const ALL_ENTITIES = [
+  UserEntity,
+  UserProfileEntity,
+  EnrollmentLogEntity,
+  ClientEntity,
+  SiteEntity,
+  AgentEntity,
+  DeploymentEntity,
+  DeploymentDownloadEntity,
+  ScriptEntity,
+  CheckEntity,
+  TaskEntity,
+  AlertEntity,
+  ApiKeyEntity,
+  AppSettingEntity,
+];

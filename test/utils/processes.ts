@@ -1,0 +1,100 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..', '..');
+export const MAIN_JS = join(ROOT, 'dist/apps/api/src/main.js');
+export const CLI_JS = join(ROOT, 'dist/apps/api/src/cli/cli.js');
+
+/** The environment of a fresh machine: no DATABASE_URL (so the embedded default is used). */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) {
+    if (/^(DATABASE_URL|REDIS_URL|PORT|PUBLIC_URL|DATA_DIR|JWT_SECRET|DATA_|RMM_|LOG_LEVEL|RMM_TEST_)/.test(k)) delete env[k];
+  }
+  return { ...env, ...extra };
+}
+
+/** A folder PostgreSQL (running as the postgres user under root) can use. */
+export function tempDataDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(dir, 0o755);
+  return join(dir, 'data');
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end (bounded by timeoutMs). */
+export function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Finished> {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, args, { env, cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      rej(new Error(`timed out: ${args.join(' ')}\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      res({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface Started {
+  child: ChildProcess;
+  output: () => string;
+  /** SIGTERM, then wait for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts the real server and waits until `url`/healthz answers. */
+export async function startMain(env: NodeJS.ProcessEnv, url: string, timeoutMs = 60_000): Promise<Started> {
+  const child = spawn(process.execPath, [MAIN_JS], { env, cwd: ROOT });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not answer within ${timeoutMs} ms:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    child,
+    output: () => out,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
