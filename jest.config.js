@@ -12,7 +12,7 @@ const tsJest = [
   },
 ];
 // NestJS 12 and a few of its dependencies ship ESM only; Jest on Node 20 needs them as CommonJS.
-const esmOnly = ['@nestjs', 'content-disposition', 'cookie', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer'];
+const esmOnly = ['@nestjs', 'jose', 'fast-check', 'pure-rand', 'content-disposition', 'cookie', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer'];
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',

@@ -38,6 +38,8 @@ export class FakeBackend {
     await new Promise<void>((r) => this.server.close(() => r()));
   }
 
+  private issued = 0;
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body = '';
     for await (const chunk of req) body += chunk;
@@ -46,7 +48,7 @@ export class FakeBackend {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(value));
     };
-    const n = this.received.length;
+    const n = ++this.issued; // unique across tests, like a real backend's ids
     switch (this.mode) {
       case 201:
         return json(201, {

@@ -6,6 +6,7 @@ import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './database/data-source';
 import { EnrollModule } from './enroll/enroll.module';
 import { HealthModule } from './health/health.module';
+import { PlatformModule } from './platform/platform.module';
 import { UsersModule } from './platform/users/users.module';
 import { ApiKeysModule } from './rmm/api-keys/api-keys.module';
 import { ClientsModule } from './rmm/clients/clients.module';
@@ -26,7 +27,7 @@ export class AppModule {
   static forRoot(config: AppConfig, databaseUrl: string, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [...coreImports(config, databaseUrl, clock), HealthModule, EnrollModule],
+      imports: [...coreImports(config, databaseUrl, clock), HealthModule, PlatformModule, EnrollModule],
     };
   }
 }

@@ -15,10 +15,13 @@ import { AppConfig } from './config/app-config';
 import { RuntimeConfig } from './config/runtime-config';
 import { OpenDatabase, openDatabase } from './database/database';
 import { functionErrorSurface, registerFunctionHttp } from './enroll/enroll-http';
+import { authErrorSurface } from './platform/auth/auth-error.surface';
+import { registerPlatformHttp } from './platform/platform-http';
+import { restErrorSurface } from './platform/rest/rest-error.surface';
 import { rmmErrorSurface } from './rmm/rmm-error.surface';
 
 /** Error formats by path prefix, most specific first (see error-surfaces.ts). */
-export const ERROR_SURFACES: ErrorSurface[] = [rmmErrorSurface, functionErrorSurface];
+export const ERROR_SURFACES: ErrorSurface[] = [rmmErrorSurface, functionErrorSurface, authErrorSurface, restErrorSurface];
 
 export interface ServerOptions {
   logger?: Logger;
@@ -113,6 +116,7 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
   });
 
   registerFunctionHttp(app);
+  registerPlatformHttp(app);
   app.useGlobalFilters(new GlobalExceptionFilter(ERROR_SURFACES, logger));
   app.useGlobalPipes(
     new ValidationPipe({

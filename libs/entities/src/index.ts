@@ -7,7 +7,9 @@ import { ClientEntity } from './client.entity';
 import { DeploymentDownloadEntity } from './deployment-download.entity';
 import { DeploymentEntity } from './deployment.entity';
 import { EnrollmentLogEntity } from './enrollment-log.entity';
+import { RefreshTokenEntity } from './refresh-token.entity';
 import { ScriptEntity } from './script.entity';
+import { SessionEntity } from './session.entity';
 import { SiteEntity } from './site.entity';
 import { TaskEntity } from './task.entity';
 import { UserProfileEntity } from './user-profile.entity';
@@ -24,7 +26,9 @@ export {
   DeploymentDownloadEntity,
   DeploymentEntity,
   EnrollmentLogEntity,
+  RefreshTokenEntity,
   ScriptEntity,
+  SessionEntity,
   SiteEntity,
   TaskEntity,
   UserEntity,
@@ -35,6 +39,8 @@ export type { AgentDisk } from './agent.entity';
 /** Every entity, for the data source. */
 export const ALL_ENTITIES = [
   UserEntity,
+  SessionEntity,
+  RefreshTokenEntity,
   UserProfileEntity,
   EnrollmentLogEntity,
   ClientEntity,

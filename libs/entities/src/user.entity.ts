@@ -13,6 +13,17 @@ export class UserEntity {
   @Column({ name: 'encrypted_password', type: 'text' })
   encryptedPassword: string;
 
+  /** Set when an administrator creates the user with email_confirm (this server sends no mail). */
+  @Column({ name: 'email_confirmed_at', type: 'timestamptz', nullable: true })
+  emailConfirmedAt: Date | null;
+
+  @Column({ name: 'last_sign_in_at', type: 'timestamptz', nullable: true })
+  lastSignInAt: Date | null;
+
+  /** GoTrue's user_metadata, as given by an administrator. */
+  @Column({ name: 'raw_user_meta_data', type: 'jsonb', default: () => `'{}'` })
+  rawUserMetaData: Record<string, unknown>;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -37,7 +37,9 @@ export class RawBody {
 }
 
 export function rawBodyOf(request: FastifyRequest): string | undefined {
-  return request.body instanceof RawBody ? request.body.text : undefined;
+  if (request.body instanceof RawBody) return request.body.text;
+  // text/plain has Fastify's own parser, which keeps the text as it is.
+  return typeof request.body === 'string' ? request.body : undefined;
 }
 
 /**
@@ -52,6 +54,8 @@ export function registerFunctionHttp(app: NestFastifyApplication): void {
   const bodyLimit = fastify.initialConfig.bodyLimit;
   adapter.useBodyParser('application/json', false, { bodyLimit }, (req: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {
     if (isFunctionPath(req.url)) done(null, new RawBody(body.toString('utf8')));
+    // An empty body is no body (supabase-js's POST /auth/v1/logout sends one); each route decides if it needs one.
+    else if (body.length === 0) done(null, undefined);
     else json(req, body.toString('utf8'), done);
   });
   adapter.useBodyParser('*', false, { bodyLimit }, (req: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {

@@ -10,6 +10,10 @@ export interface NormalizedError {
   headers: Record<string, string>;
   /** Where it came from: a service's DomainError, Nest's HttpException (unknown route …), Fastify, or a fault. */
   source: 'domain' | 'http' | 'framework' | 'fault';
+  /** The thrown value itself, for a surface whose format needs more than the above (GoTrue's error_code). */
+  origin?: unknown;
+  /** Fastify's error code for framework errors (FST_ERR_CTP_INVALID_JSON_BODY …). */
+  code?: string;
 }
 
 export interface RenderedError {

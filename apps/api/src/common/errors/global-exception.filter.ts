@@ -34,7 +34,7 @@ export function sendError(
   reply: FastifyReply,
 ): void {
   const path = request.url.split('?')[0];
-  const normalized = normalizeError(exception);
+  const normalized = { ...normalizeError(exception), origin: exception };
   if (normalized.status >= 500) {
     logger.error({ reqId: request.id, path, err: describe(exception) }, 'request failed');
   }
@@ -73,7 +73,8 @@ export function normalizeError(exception: unknown): NormalizedError {
   // Errors raised by Fastify itself before a handler runs (bad JSON, wrong content type, too large).
   const e = exception as { statusCode?: unknown; message?: unknown; code?: unknown };
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return { status: e.statusCode, message: fastifyMessage(e), kind: kindOf(e.statusCode), fields: [], headers: {}, source: 'framework' };
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    return { status: e.statusCode, message: fastifyMessage(e), kind: kindOf(e.statusCode), fields: [], headers: {}, source: 'framework', code };
   }
   return { status: 500, message: 'server error', fields: [], headers: {}, source: 'fault' };
 }

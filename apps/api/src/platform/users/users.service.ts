@@ -10,27 +10,39 @@ export interface NewUser {
   password: string;
   clientId?: number | null;
   siteId?: number | null;
+  /** false: no user_profiles row (GoTrue's admin API; the profile is written through /rest/v1). Default true. */
+  withProfile?: boolean;
+  emailConfirmed?: boolean;
+  metadata?: Record<string, unknown>;
 }
+
+export const MIN_PASSWORD_LENGTH = 6;
+export const WEAK_PASSWORD_MESSAGE = `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`;
+export const EMAIL_EXISTS_MESSAGE = 'A user with this email address has already been registered';
 
 @Injectable()
 export class UsersService {
   constructor(private readonly users: UsersRepository) {}
 
-  /** Creates a data-platform user with a profile row (tenant ids may be null: defaults apply). */
-  async create(input: NewUser): Promise<{ user: UserEntity; profile: UserProfileEntity }> {
+  /** Creates a data-platform user, by default with a profile row (tenant ids may be null: defaults apply). */
+  async create(input: NewUser): Promise<{ user: UserEntity; profile: UserProfileEntity | null }> {
     const email = normaliseEmail(input.email);
-    if (typeof input.password !== 'string' || input.password.length < 6) {
-      throw invalid('Password should be at least 6 characters.', [{ field: 'password', message: 'at least 6 characters' }]);
+    if (typeof input.password !== 'string' || input.password.length < MIN_PASSWORD_LENGTH) {
+      throw invalid(WEAK_PASSWORD_MESSAGE, [{ field: 'password', message: `at least ${MIN_PASSWORD_LENGTH} characters` }]);
     }
+    const profile = input.withProfile === false ? null : { rmmClientId: input.clientId ?? null, rmmSiteId: input.siteId ?? null };
     try {
-      return await this.users.createWithProfile(
-        { email, encryptedPassword: await hashPassword(input.password) },
-        { rmmClientId: input.clientId ?? null, rmmSiteId: input.siteId ?? null },
+      return await this.users.create(
+        {
+          email,
+          encryptedPassword: await hashPassword(input.password),
+          emailConfirmedAt: input.emailConfirmed === false ? null : new Date(),
+          rawUserMetaData: input.metadata ?? {},
+        },
+        profile,
       );
     } catch (err) {
-      if (isUniqueViolation(err)) {
-        throw new DomainError(ErrorKind.Conflict, 'A user with this email address has already been registered', [], 422);
-      }
+      if (isUniqueViolation(err)) throw new DomainError(ErrorKind.Conflict, EMAIL_EXISTS_MESSAGE, [], 422);
       throw err;
     }
   }

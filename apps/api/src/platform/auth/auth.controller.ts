@@ -1,0 +1,76 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { PlatformCallers } from '../platform-caller';
+import { PlatformApiKeyGuard } from './api-key.guard';
+import { AdminCreateUserDto, AdminUserListDto, GoTrueErrorDto, GoTrueUserDto, PasswordGrantDto, TokenResponseDto } from './auth.dto';
+import { AuthService, TokenResponse } from './auth.service';
+import { GoTrueUser } from './user.mapper';
+
+@ApiTags('data platform: auth (GoTrue-compatible)')
+@ApiHeader({ name: 'apikey', required: true, description: 'DATA_ANON_KEY or DATA_SERVICE_ROLE_KEY' })
+@ApiResponse({ status: 401, description: 'apikey missing or unknown: {message}' })
+@UseGuards(PlatformApiKeyGuard)
+@Controller('auth/v1')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly callers: PlatformCallers,
+  ) {}
+
+  @Post('token')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Sign in (grant_type=password) or refresh a session (grant_type=refresh_token)' })
+  @ApiBody({ type: PasswordGrantDto })
+  @ApiOkResponse({ type: TokenResponseDto })
+  @ApiResponse({ status: 400, type: GoTrueErrorDto, description: 'invalid_credentials, refresh_token_not_found, refresh_token_already_used' })
+  token(@Query('grant_type') grantType: unknown, @Body() body: unknown): Promise<TokenResponse> {
+    return this.auth.token(grantType, body);
+  }
+
+  @Get('user')
+  @ApiOperation({ summary: 'The user of the bearer access token' })
+  @ApiOkResponse({ type: GoTrueUserDto })
+  @ApiResponse({ status: 403, type: GoTrueErrorDto, description: 'bad_jwt, user_not_found, session_not_found' })
+  user(@Headers() headers: FastifyRequest['headers']): Promise<GoTrueUser> {
+    return this.auth.user(this.callers.bearerOf(headers));
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @ApiOperation({ summary: "End the bearer's session (scope=local), all of the user's (global, the default) or all others" })
+  @ApiResponse({ status: 204, description: 'Sessions ended; their refresh tokens no longer work' })
+  logout(@Headers() headers: FastifyRequest['headers'], @Query('scope') scope: unknown): Promise<void> {
+    return this.auth.logout(this.callers.bearerOf(headers), scope);
+  }
+
+  @Post('admin/users')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a user (service-role key). No user_profiles row is made: insert it through /rest/v1.' })
+  @ApiBody({ type: AdminCreateUserDto })
+  @ApiOkResponse({ type: GoTrueUserDto })
+  @ApiResponse({ status: 422, type: GoTrueErrorDto, description: 'email_exists, weak_password' })
+  async adminCreate(@Req() req: FastifyRequest, @Body() body: unknown): Promise<GoTrueUser> {
+    return this.auth.adminCreate(await this.callers.resolveForAuth(req), body);
+  }
+
+  @Get('admin/users')
+  @ApiOperation({ summary: 'List users (service-role key), page and per_page' })
+  @ApiOkResponse({ type: AdminUserListDto })
+  async adminList(@Req() req: FastifyRequest, @Query('page') page: unknown, @Query('per_page') perPage: unknown) {
+    return this.auth.adminList(await this.callers.resolveForAuth(req), page, perPage);
+  }
+
+  @Get('admin/users/:id')
+  @ApiOperation({ summary: 'One user (service-role key)' })
+  @ApiOkResponse({ type: GoTrueUserDto })
+  async adminGet(@Req() req: FastifyRequest, @Param('id') id: string): Promise<GoTrueUser> {
+    return this.auth.adminGet(await this.callers.resolveForAuth(req), id);
+  }
+
+  @Delete('admin/users/:id')
+  @ApiOperation({ summary: 'Delete a user with their profile, sessions and enrollment rows (service-role key)' })
+  async adminDelete(@Req() req: FastifyRequest, @Param('id') id: string): Promise<Record<string, never>> {
+    return this.auth.adminDelete(await this.callers.resolveForAuth(req), id);
+  }
+}

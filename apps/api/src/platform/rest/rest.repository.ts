@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
+import { PlatformCaller } from '../platform-caller';
+import { PostgrestError } from '../platform-errors';
+import { Sql } from './rest-sql';
+import { restTables, RestTable } from './rest-tables';
+
+/** A bounded statement: nothing a client sends can hold a connection for long. */
+const STATEMENT_TIMEOUT = '15s';
+const ROLES = new Set(['anon', 'authenticated', 'service_role']);
+
+export interface RestTx {
+  query<T = Record<string, unknown>>(sql: Sql): Promise<T[]>;
+}
+
+/**
+ * Runs REST statements as the caller, the way PostgREST does: one transaction per request that switches to
+ * the caller's role (SET LOCAL ROLE) and publishes the JWT claims (request.jwt.claims) for auth.uid() and
+ * the row-level-security policies. PostgreSQL decides what the caller may see and change.
+ */
+@Injectable()
+export class RestRepository {
+  readonly tables: Map<string, RestTable>;
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.tables = restTables(ds);
+  }
+
+  async asCaller<T>(caller: PlatformCaller, work: (tx: RestTx) => Promise<T>): Promise<T> {
+    if (!ROLES.has(caller.role)) throw new Error(`unknown platform role ${caller.role}`);
+    const runner: QueryRunner = this.ds.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      try {
+        await runner.query(`SET LOCAL ROLE ${caller.role}`);
+        await runner.query(`SELECT set_config('request.jwt.claims', $1, true), set_config('statement_timeout', $2, true)`, [
+          JSON.stringify(caller.claims),
+          STATEMENT_TIMEOUT,
+        ]);
+        const result = await work({ query: (sql) => runner.query(sql.text, sql.params) });
+        await runner.commitTransaction();
+        return result;
+      } catch (err) {
+        await runner.rollbackTransaction().catch(() => undefined);
+        throw toPostgrestError(err, caller);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+}
+
+/** PostgreSQL's refusals as PostgREST reports them; anything else stays a fault (500, logged). */
+export function toPostgrestError(err: unknown, caller: PlatformCaller): unknown {
+  if (err instanceof PostgrestError) return err;
+  const e = (err as { driverError?: Record<string, unknown> })?.driverError ?? (err as Record<string, unknown>);
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  if (!code || !/^[0-9A-Z]{5}$/.test(code)) return err;
+  const status = statusOf(code, caller);
+  if (status === undefined) return err;
+  const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+  return new PostgrestError(status, code, String(e.message ?? 'error'), str(e.detail), str(e.hint));
+}
+
+function statusOf(code: string, caller: PlatformCaller): number | undefined {
+  if (code === '42501') return caller.role === 'anon' ? 401 : 403; // insufficient_privilege
+  if (code === '23505' || code === '23503' || code === '23P01') return 409;
+  if (code === '42703' || code === '42883') return 400;
+  if (code === '42P01') return 404;
+  if (code === '57014') return 504; // statement_timeout
+  if (code.startsWith('22') || code.startsWith('23')) return 400; // data exceptions, other constraint violations
+  return undefined;
+}
