@@ -44,6 +44,8 @@ export async function startTestApp(
     throw err;
   }
   const url = await server.listen(0, '127.0.0.1');
+  // PUBLIC_URL defaults to http://localhost:$PORT; on a random port the real address is the public one.
+  if (env.PUBLIC_URL === undefined && options.overrides?.publicUrl === undefined) server.runtime.publicUrl = url;
   return {
     server,
     url,

@@ -10,6 +10,7 @@ import { PlatformModule } from './platform/platform.module';
 import { UsersModule } from './platform/users/users.module';
 import { ApiKeysModule } from './rmm/api-keys/api-keys.module';
 import { ClientsModule } from './rmm/clients/clients.module';
+import { RmmModule } from './rmm/rmm.module';
 
 /** Modules shared by the HTTP server and the operator CLI. */
 export function coreImports(config: AppConfig, databaseUrl: string, clock?: Clock): NonNullable<DynamicModule['imports']> {
@@ -27,7 +28,7 @@ export class AppModule {
   static forRoot(config: AppConfig, databaseUrl: string, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [...coreImports(config, databaseUrl, clock), HealthModule, PlatformModule, EnrollModule],
+      imports: [...coreImports(config, databaseUrl, clock), HealthModule, PlatformModule, EnrollModule, RmmModule],
     };
   }
 }

@@ -50,7 +50,8 @@ export class EnrollService implements OnApplicationShutdown {
     // 6. arch: the request's (unvalidated) or the platform's default.
     const arch = body.arch === undefined || body.arch === null || body.arch === '' ? defaultArch(platform) : body.arch;
     // 7. Deployment on the backend, expiring 24 hours from now.
-    const expires = new Date(this.clock.now().getTime() + DAY_MS).toISOString();
+    const requestedAt = this.clock.now();
+    const expires = new Date(requestedAt.getTime() + DAY_MS).toISOString();
     const deployment = await this.createDeployment({ client: tenant.clientId, site: tenant.siteId, expires, arch });
     // 8. Audit row; its fate does not change the answer.
     await this.audit({
@@ -60,6 +61,8 @@ export class EnrollService implements OnApplicationShutdown {
       site_id: tenant.siteId,
       hostname,
       platform,
+      // The request time the expiry was computed from, so that requested_at + 24 h is the deployment's expiry.
+      requested_at: requestedAt.toISOString(),
       status: 'pending',
     });
     return { download_url: deployment.download_url, deployment_uuid: deployment.uuid, expires_at: expires };

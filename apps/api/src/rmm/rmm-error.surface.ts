@@ -18,7 +18,7 @@ const DETAIL: Record<number, string> = {
  */
 export const rmmErrorSurface: ErrorSurface = {
   name: 'rmm',
-  matches: pathStartsWith('/api/v3', '/rmm'),
+  matches: pathStartsWith('/api/v3', '/rmm', '/deploy'),
   render: (e) => {
     const status = e.status >= 500 ? 500 : e.status;
     if (status === 400 && e.kind !== ErrorKind.Validation && e.message) {

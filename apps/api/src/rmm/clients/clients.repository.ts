@@ -35,6 +35,33 @@ export class ClientsRepository {
     return this.sites.find({ where: { clientId }, order: { id: 'ASC' } });
   }
 
+  findClientWithSites(id: number): Promise<ClientEntity | null> {
+    return this.clients.findOne({ where: { id }, relations: { sites: true }, order: { sites: { id: 'ASC' } } });
+  }
+
+  async renameClient(id: number, name: string): Promise<boolean> {
+    return ((await this.clients.update({ id }, { name })).affected ?? 0) > 0;
+  }
+
+  async renameSite(id: number, name: string): Promise<void> {
+    await this.sites.update({ id }, { name });
+  }
+
+  async countAgents(where: { clientId?: number; siteId?: number }): Promise<number> {
+    const [{ n }] = where.siteId !== undefined
+      ? await this.clients.query(`SELECT count(*)::int AS n FROM agents WHERE site_id = $1`, [where.siteId])
+      : await this.clients.query(`SELECT count(*)::int AS n FROM agents WHERE client_id = $1`, [where.clientId]);
+    return n;
+  }
+
+  async deleteClient(id: number): Promise<void> {
+    await this.clients.delete({ id });
+  }
+
+  async deleteSite(id: number): Promise<void> {
+    await this.sites.delete({ id });
+  }
+
   insertClient(name: string): Promise<ClientEntity> {
     return this.clients.save(this.clients.create({ name }));
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClientEntity, SiteEntity } from '@app/entities';
 import { DomainError, ErrorKind, invalid, notFound } from '../../common/errors/domain-error';
-import { isUniqueViolation } from '../../database/pg-errors';
+import { isStillReferenced, isUniqueViolation } from '../../database/pg-errors';
 import { ClientsRepository } from './clients.repository';
 
 @Injectable()
@@ -10,6 +10,10 @@ export class ClientsService {
 
   list(): Promise<ClientEntity[]> {
     return this.repo.listWithSites();
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return (await this.repo.findClient(id)) !== null;
   }
 
   findSite(id: number): Promise<SiteEntity | null> {
@@ -35,6 +39,74 @@ export class ClientsService {
       if (isUniqueViolation(err)) {
         throw new DomainError(ErrorKind.Conflict, `client ${clientId} already has a site named "${clean}"`, [], 400);
       }
+      throw err;
+    }
+  }
+
+  async get(id: number): Promise<ClientEntity> {
+    const client = await this.repo.findClientWithSites(id);
+    if (!client) throw notFound();
+    return client;
+  }
+
+  /** A client and, when named, its first site. */
+  async createClientWithSite(name: string, siteName?: string): Promise<ClientEntity> {
+    const client = await this.createClient(name);
+    if (siteName !== undefined) await this.createSite(client.id, siteName);
+    return this.get(client.id);
+  }
+
+  async renameClient(id: number, name: string): Promise<ClientEntity> {
+    const clean = requireName(name);
+    try {
+      if (!(await this.repo.renameClient(id, clean))) throw notFound();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DomainError(ErrorKind.Conflict, `a client named "${clean}" already exists`, [], 400);
+      throw err;
+    }
+    return this.get(id);
+  }
+
+  /** Refused while agents belong to the client: their records would lose their tenant. */
+  async deleteClient(id: number): Promise<void> {
+    if (!(await this.repo.findClient(id))) throw notFound();
+    const agents = await this.repo.countAgents({ clientId: id });
+    if (agents > 0) throw new DomainError(ErrorKind.Conflict, `client ${id} still has ${agents} agent(s): delete or move them first`, [], 400);
+    try {
+      await this.repo.deleteClient(id);
+    } catch (err) {
+      if (isStillReferenced(err)) throw new DomainError(ErrorKind.Conflict, `client ${id} still has agents`, [], 400);
+      throw err;
+    }
+  }
+
+  async sitesOf(clientId: number): Promise<SiteEntity[]> {
+    if (!(await this.repo.findClient(clientId))) throw notFound();
+    return this.repo.listSites(clientId);
+  }
+
+  async renameSite(clientId: number, siteId: number, name: string): Promise<SiteEntity> {
+    const clean = requireName(name);
+    const site = await this.repo.findSite(siteId);
+    if (!site || site.clientId !== clientId) throw notFound();
+    try {
+      await this.repo.renameSite(siteId, clean);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DomainError(ErrorKind.Conflict, `client ${clientId} already has a site named "${clean}"`, [], 400);
+      throw err;
+    }
+    return (await this.repo.findSite(siteId))!;
+  }
+
+  async deleteSite(clientId: number, siteId: number): Promise<void> {
+    const site = await this.repo.findSite(siteId);
+    if (!site || site.clientId !== clientId) throw notFound();
+    const agents = await this.repo.countAgents({ siteId });
+    if (agents > 0) throw new DomainError(ErrorKind.Conflict, `site ${siteId} still has ${agents} agent(s): delete or move them first`, [], 400);
+    try {
+      await this.repo.deleteSite(siteId);
+    } catch (err) {
+      if (isStillReferenced(err)) throw new DomainError(ErrorKind.Conflict, `site ${siteId} still has agents`, [], 400);
       throw err;
     }
   }

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+
+// READ FIRST: /tmp/conventions.md (also at test/rmm/CONVENTIONS-READ-FIRST.md) — the project rules for this
+// work: which files you may edit, no git commands, no npm install, how to run your tests, and the deadline.
+
+/** /api/v3/agents (placeholder: filled in by the agents work). */
+@Module({})
+export class AgentsModule {}

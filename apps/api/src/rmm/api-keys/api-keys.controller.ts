@@ -1,0 +1,53 @@
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { Clock } from '../../common/clock';
+import { invalid } from '../../common/errors/domain-error';
+import { ParseIdPipe } from '../common/id.pipe';
+import { RmmErrorDto } from '../common/rmm-error.dto';
+import { RequireScope, RmmController } from '../common/scopes';
+import { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto, toApiKeyDto } from './api-keys.dto';
+import { ApiKeysService, parseDuration } from './api-keys.service';
+
+/** Key administration (the backend's "administration settings"): admin keys only. */
+@RmmController('keys', 'api keys')
+export class ApiKeysController {
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  @RequireScope('admin')
+  @ApiOperation({ summary: 'List API keys (never their secrets). Scope: admin' })
+  @ApiOkResponse({ type: [ApiKeyDto] })
+  async list(): Promise<ApiKeyDto[]> {
+    return (await this.keys.list()).map(toApiKeyDto);
+  }
+
+  @Post()
+  @RequireScope('admin')
+  @ApiOperation({ summary: 'Create an API key; the answer shows its secret once. Scope: admin' })
+  @ApiCreatedResponse({ type: CreatedApiKeyDto })
+  @ApiResponse({ status: 400, type: RmmErrorDto })
+  async create(@Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
+    const { key, secret } = await this.keys.create({ name: body.name, scopes: body.scopes, expiresAt: this.expiry(body) });
+    return { ...toApiKeyDto(key), key: secret };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScope('admin')
+  @ApiOperation({ summary: 'Revoke an API key (it answers 401 from now on). Scope: admin' })
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 404, type: RmmErrorDto })
+  async revoke(@Param('id', ParseIdPipe) id: number): Promise<void> {
+    await this.keys.revoke(id, this.clock.now());
+  }
+
+  private expiry(body: CreateApiKeyDto): Date | null {
+    if (body.expires_at && body.expires_in) throw invalid('validation error', [{ field: 'expires_in', message: 'give expires_at or expires_in, not both' }]);
+    const at = body.expires_in ? new Date(this.clock.now().getTime() + parseDuration(body.expires_in)) : body.expires_at ? new Date(body.expires_at) : null;
+    if (at && at.getTime() <= this.clock.now().getTime()) throw invalid('validation error', [{ field: 'expires_at', message: 'must be in the future' }]);
+    return at;
+  }
+}

@@ -1,0 +1,58 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { API_KEY_SCOPES, ApiKeyEntity, ApiKeyScope } from '@app/entities';
+
+export class CreateApiKeyDto {
+  @ApiProperty({ example: 'psa-integration', maxLength: 200 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  @ApiProperty({ enum: API_KEY_SCOPES, isArray: true, example: ['agents:read', 'deployments:write'] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(API_KEY_SCOPES.length)
+  @IsIn(API_KEY_SCOPES as unknown as string[], { each: true })
+  scopes: ApiKeyScope[];
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the key stops working (future). Or use expires_in.' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expires_at?: string;
+
+  @ApiPropertyOptional({ example: '30d', description: 'Lifetime from now: 90m, 12h, 30d, 4w' })
+  @IsOptional()
+  @Matches(/^\d{1,6}[smhdw]$/)
+  expires_in?: string;
+}
+
+export class ApiKeyDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'The first characters of the secret, to recognise it' }) prefix: string;
+  @ApiProperty({ enum: API_KEY_SCOPES, isArray: true }) scopes: ApiKeyScope[];
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) expires_at: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) revoked_at: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'Kept to within 10 seconds' }) last_used_at: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class CreatedApiKeyDto extends ApiKeyDto {
+  @ApiProperty({ description: 'The secret: shown this once, stored only as a hash' }) key: string;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export function toApiKeyDto(k: ApiKeyEntity): ApiKeyDto {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    scopes: k.scopes,
+    expires_at: iso(k.expiresAt),
+    revoked_at: iso(k.revokedAt),
+    last_used_at: iso(k.lastUsedAt),
+    created_at: k.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,96 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ParseIdPipe } from '../common/id.pipe';
+import { RmmErrorDto } from '../common/rmm-error.dto';
+import { RequireScope, RmmController } from '../common/scopes';
+import { ClientDto, CreateClientDto, RenameDto, SiteDto, toClientDto, toSiteDto } from './clients.dto';
+import { ClientsService } from './clients.service';
+
+@RmmController('clients', 'clients and sites')
+@ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such client or site' })
+export class ClientsController {
+  constructor(private readonly clients: ClientsService) {}
+
+  @Get()
+  @RequireScope('clients:read')
+  @ApiOperation({ summary: 'List clients with their sites. Scope: clients:read' })
+  @ApiOkResponse({ type: [ClientDto] })
+  async list(): Promise<ClientDto[]> {
+    return (await this.clients.list()).map(toClientDto);
+  }
+
+  @Post()
+  @RequireScope('admin')
+  @ApiOperation({ summary: 'Create a client (and optionally its first site). Scope: admin' })
+  @ApiCreatedResponse({ type: ClientDto })
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error, or the name is taken' })
+  async create(@Body() body: CreateClientDto): Promise<ClientDto> {
+    return toClientDto(await this.clients.createClientWithSite(body.name, body.site_name));
+  }
+
+  @Get(':id')
+  @RequireScope('clients:read')
+  @ApiOperation({ summary: 'One client with its sites. Scope: clients:read' })
+  @ApiOkResponse({ type: ClientDto })
+  async get(@Param('id', ParseIdPipe) id: number): Promise<ClientDto> {
+    return toClientDto(await this.clients.get(id));
+  }
+
+  @Put(':id')
+  @RequireScope('clients:write')
+  @ApiOperation({ summary: 'Rename a client. Scope: clients:write' })
+  @ApiOkResponse({ type: ClientDto })
+  async rename(@Param('id', ParseIdPipe) id: number, @Body() body: RenameDto): Promise<ClientDto> {
+    return toClientDto(await this.clients.renameClient(id, body.name));
+  }
+
+  @Patch(':id')
+  @RequireScope('clients:write')
+  @ApiOperation({ summary: 'Rename a client (same as PUT). Scope: clients:write' })
+  @ApiOkResponse({ type: ClientDto })
+  async patch(@Param('id', ParseIdPipe) id: number, @Body() body: RenameDto): Promise<ClientDto> {
+    return toClientDto(await this.clients.renameClient(id, body.name));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScope('admin')
+  @ApiOperation({ summary: 'Delete a client with its sites and deployments; refused (400) while it has agents. Scope: admin' })
+  @ApiNoContentResponse()
+  async remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
+    await this.clients.deleteClient(id);
+  }
+
+  @Get(':id/sites')
+  @RequireScope('clients:read')
+  @ApiOperation({ summary: "List a client's sites. Scope: clients:read" })
+  @ApiOkResponse({ type: [SiteDto] })
+  async sites(@Param('id', ParseIdPipe) id: number): Promise<SiteDto[]> {
+    return (await this.clients.sitesOf(id)).map(toSiteDto);
+  }
+
+  @Post(':id/sites')
+  @RequireScope('clients:write')
+  @ApiOperation({ summary: 'Create a site under a client. Scope: clients:write' })
+  @ApiCreatedResponse({ type: SiteDto })
+  async createSite(@Param('id', ParseIdPipe) id: number, @Body() body: RenameDto): Promise<SiteDto> {
+    return toSiteDto(await this.clients.createSite(id, body.name));
+  }
+
+  @Put(':id/sites/:siteId')
+  @RequireScope('clients:write')
+  @ApiOperation({ summary: 'Rename a site. Scope: clients:write' })
+  @ApiOkResponse({ type: SiteDto })
+  async renameSite(@Param('id', ParseIdPipe) id: number, @Param('siteId', ParseIdPipe) siteId: number, @Body() body: RenameDto): Promise<SiteDto> {
+    return toSiteDto(await this.clients.renameSite(id, siteId, body.name));
+  }
+
+  @Delete(':id/sites/:siteId')
+  @HttpCode(204)
+  @RequireScope('clients:write')
+  @ApiOperation({ summary: 'Delete a site and its deployments; refused (400) while it has agents. Scope: clients:write' })
+  @ApiNoContentResponse()
+  async removeSite(@Param('id', ParseIdPipe) id: number, @Param('siteId', ParseIdPipe) siteId: number): Promise<void> {
+    await this.clients.deleteSite(id, siteId);
+  }
+}

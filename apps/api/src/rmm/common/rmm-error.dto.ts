@@ -1,0 +1,15 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class RmmFieldErrorDto {
+  @ApiProperty({ nullable: true, type: String, example: 'site' }) field: string | null;
+  @ApiProperty({ example: 'site 9 does not belong to client 1' }) message: string;
+}
+
+/** The management backend's error body (the spec's Errors table). */
+export class RmmErrorDto {
+  @ApiProperty({ example: 'validation error', description: "validation error | Invalid token | permission denied | Not found | rate limited | server error, or a reason" })
+  detail: string;
+
+  @ApiPropertyOptional({ type: [RmmFieldErrorDto], description: 'With 400 validation error: the fields at fault' })
+  errors?: RmmFieldErrorDto[];
+}

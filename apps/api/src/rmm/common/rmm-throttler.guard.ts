@@ -1,0 +1,24 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ThrottlerException, ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
+import type { FastifyReply } from 'fastify';
+import { createHash } from 'node:crypto';
+
+/** Requests are counted per API key (a hash of it, never the key), not per address. */
+export function keyTracker(req: Record<string, any>): string {
+  const h = (req.headers as Record<string, string | string[] | undefined>)['x-api-key'];
+  const secret = (Array.isArray(h) ? h[0] : h) ?? '';
+  return createHash('sha256').update(secret).digest('hex').slice(0, 32);
+}
+
+/** One bucket per key and throttler across every endpoint (not per route, the throttler's default). */
+export const bucketKey = (_ctx: ExecutionContext, tracker: string, throttlerName: string): string => `rmm:${throttlerName}:${tracker}`;
+
+/** The throttler, answering 429 with a plain Retry-After (seconds) whichever limit was hit. */
+@Injectable()
+export class RmmThrottlerGuard extends ThrottlerGuard {
+  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    void reply.header('Retry-After', String(Math.max(1, Math.ceil(detail.timeToBlockExpire))));
+    throw new ThrottlerException('rate limited');
+  }
+}

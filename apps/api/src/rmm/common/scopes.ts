@@ -1,0 +1,34 @@
+import { applyDecorators, Controller, SetMetadata, UseGuards } from '@nestjs/common';
+import { ApiExtension, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiKeyScope } from '@app/entities';
+import { API_KEY_SECURITY } from '../../common/http/swagger';
+import { RmmErrorDto } from './rmm-error.dto';
+import { ApiKeyGuard } from './api-key.guard';
+import { RmmThrottlerGuard } from './rmm-throttler.guard';
+
+export const SCOPE_KEY = 'rmm:scope';
+export const DEPLOYMENT_CREATION_KEY = 'rmm:deployment-creation';
+
+/**
+ * A controller of the management backend under /api/v3/{path}: X-API-KEY checked first (401/403), then
+ * the per-key rate limit (429), and the common error answers documented.
+ */
+export function RmmController(path: string, tag: string): ClassDecorator {
+  return applyDecorators(
+    Controller(`api/v3/${path}`),
+    UseGuards(ApiKeyGuard, RmmThrottlerGuard),
+    ApiTags(tag),
+    ApiSecurity(API_KEY_SECURITY),
+    ApiResponse({ status: 401, type: RmmErrorDto, description: "{detail: 'Invalid token'}: missing, wrong, revoked or expired key" }),
+    ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'permission denied'}: the key lacks the scope" }),
+    ApiResponse({ status: 429, type: RmmErrorDto, description: "{detail: 'rate limited'}, with Retry-After (seconds)" }),
+  );
+}
+
+/** The scope a route needs (`admin` keys have every scope); shown in the OpenAPI document as x-required-scope. */
+export function RequireScope(scope: ApiKeyScope): MethodDecorator {
+  return applyDecorators(SetMetadata(SCOPE_KEY, scope), ApiExtension('x-required-scope', scope));
+}
+
+/** Marks the route that the second limit (deployment creations per minute per key) also counts. */
+export const CountsAsDeploymentCreation = (): MethodDecorator => SetMetadata(DEPLOYMENT_CREATION_KEY, true);

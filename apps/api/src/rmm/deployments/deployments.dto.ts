@@ -1,0 +1,63 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Arch, ARCHES, DeploymentEntity } from '@app/entities';
+
+export class CreateDeploymentDto {
+  @ApiProperty({ description: 'client id', example: 1 })
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  client: number;
+
+  @ApiProperty({ description: 'site id; the site must belong to the client', example: 1 })
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  site: number;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'ISO 8601, in the future. Default: 24 hours from now' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expires?: string;
+
+  @ApiPropertyOptional({ enum: ARCHES, default: 'amd64' })
+  @IsOptional()
+  @IsIn(ARCHES as unknown as string[])
+  arch?: Arch;
+
+  @ApiPropertyOptional({ nullable: true, description: 'Extra command-line arguments for the installer', maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  install_flags?: string | null;
+}
+
+/** The spec's Deployment, plus arch and created_at. */
+export class DeploymentDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ format: 'uuid' }) uuid: string;
+  @ApiProperty({ description: 'client id' }) client: number;
+  @ApiProperty({ description: 'site id' }) site: number;
+  @ApiProperty({ format: 'date-time' }) expiry: string;
+  @ApiProperty({ nullable: true, type: String }) install_flags: string | null;
+  @ApiProperty({ description: 'Installer download under PUBLIC_URL; no key needed, works until expiry or revocation' }) download_url: string;
+  @ApiProperty({ enum: ARCHES }) arch: Arch;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export function toDeploymentDto(d: DeploymentEntity, publicUrl: string): DeploymentDto {
+  return {
+    id: d.id,
+    uuid: d.uuid,
+    client: d.clientId,
+    site: d.siteId,
+    expiry: d.expiresAt.toISOString(),
+    install_flags: d.installFlags,
+    download_url: downloadUrl(publicUrl, d.uuid),
+    arch: d.arch,
+    created_at: d.createdAt.toISOString(),
+  };
+}
+
+export const DOWNLOAD_PREFIX = '/deploy';
+export const downloadUrl = (publicUrl: string, uuid: string): string => `${publicUrl.replace(/\/+$/, '')}${DOWNLOAD_PREFIX}/${uuid}`;

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, MoreThan, Repository } from 'typeorm';
+import { DeploymentDownloadEntity, DeploymentEntity } from '@app/entities';
+import { Page } from '../common/pagination.dto';
+
+@Injectable()
+export class DeploymentsRepository {
+  constructor(
+    @InjectRepository(DeploymentEntity) private readonly deployments: Repository<DeploymentEntity>,
+    @InjectRepository(DeploymentDownloadEntity) private readonly downloads: Repository<DeploymentDownloadEntity>,
+  ) {}
+
+  insert(d: Pick<DeploymentEntity, 'clientId' | 'siteId' | 'arch' | 'installFlags' | 'expiresAt' | 'createdByKeyId'>): Promise<DeploymentEntity> {
+    return this.deployments.save(this.deployments.create(d));
+  }
+
+  /** Not revoked and not expired at `now`, by id (uses IDX_deployments_active). */
+  listActive(now: Date, page: Page): Promise<[DeploymentEntity[], number]> {
+    return this.deployments.findAndCount({ where: { revokedAt: IsNull(), expiresAt: MoreThan(now) }, order: { id: 'ASC' }, skip: page.offset, take: page.limit });
+  }
+
+  findById(id: number): Promise<DeploymentEntity | null> {
+    return this.deployments.findOneBy({ id });
+  }
+
+  findByUuid(uuid: string): Promise<DeploymentEntity | null> {
+    return this.deployments.findOneBy({ uuid });
+  }
+
+  async revoke(id: number, at: Date): Promise<void> {
+    await this.deployments.update({ id, revokedAt: IsNull() }, { revokedAt: at });
+  }
+
+  async recordDownload(row: Pick<DeploymentDownloadEntity, 'deploymentId' | 'ip' | 'userAgent' | 'status' | 'downloadedAt'>): Promise<void> {
+    await this.downloads.insert(row);
+  }
+}

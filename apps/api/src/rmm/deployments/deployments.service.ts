@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { ApiKeyEntity, DeploymentEntity } from '@app/entities';
+import { Clock } from '../../common/clock';
+import { DomainError, ErrorKind, invalid, notFound } from '../../common/errors/domain-error';
+import { RuntimeConfig } from '../../config/runtime-config';
+import { ClientsService } from '../clients/clients.service';
+import { Page } from '../common/pagination.dto';
+import { CreateDeploymentDto } from './deployments.dto';
+import { DeploymentsRepository } from './deployments.repository';
+import { buildInstaller, Installer } from './installer';
+
+const DAY_MS = 86_400_000;
+/** The longest a deployment may live: a download link is a credential. */
+const MAX_LIFETIME_MS = 365 * DAY_MS;
+
+@Injectable()
+export class DeploymentsService {
+  constructor(
+    private readonly repo: DeploymentsRepository,
+    private readonly clients: ClientsService,
+    private readonly clock: Clock,
+    private readonly config: RuntimeConfig,
+  ) {}
+
+  get publicUrl(): string {
+    return this.config.publicUrl;
+  }
+
+  async create(body: CreateDeploymentDto, key: ApiKeyEntity | undefined): Promise<DeploymentEntity> {
+    const now = this.clock.now().getTime();
+    const expiresAt = body.expires ? new Date(body.expires) : new Date(now + DAY_MS);
+    if (expiresAt.getTime() <= now) throw invalid('validation error', [{ field: 'expires', message: 'must be in the future' }]);
+    if (expiresAt.getTime() > now + MAX_LIFETIME_MS) throw invalid('validation error', [{ field: 'expires', message: 'at most one year ahead' }]);
+    const site = await this.clients.findSite(body.site);
+    if (!(await this.clients.exists(body.client))) throw invalid('validation error', [{ field: 'client', message: `no client ${body.client}` }]);
+    if (!site || site.clientId !== body.client) throw invalid('validation error', [{ field: 'site', message: `site ${body.site} does not belong to client ${body.client}` }]);
+    return this.repo.insert({
+      clientId: body.client,
+      siteId: body.site,
+      arch: body.arch ?? 'amd64',
+      installFlags: body.install_flags ?? null,
+      expiresAt,
+      createdByKeyId: key?.id ?? null,
+    });
+  }
+
+  listActive(page: Page): Promise<[DeploymentEntity[], number]> {
+    return this.repo.listActive(this.clock.now(), page);
+  }
+
+  /** Revokes (idempotent: an already revoked or expired deployment stays so). */
+  async revoke(id: number): Promise<void> {
+    if (!(await this.repo.findById(id))) throw notFound();
+    await this.repo.revoke(id, this.clock.now());
+  }
+
+  /**
+   * The installer of an active deployment; 410 once revoked or expired, 404 for an unknown uuid. Every
+   * attempt on a known deployment is recorded (time, address, user agent, answer).
+   */
+  async download(uuid: string, from: { ip: string | null; userAgent: string | null }): Promise<Installer> {
+    const d = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid) ? await this.repo.findByUuid(uuid.toLowerCase()) : null;
+    if (!d) throw notFound();
+    const now = this.clock.now();
+    const gone = d.revokedAt ? 'deployment revoked' : d.expiresAt.getTime() <= now.getTime() ? 'deployment expired' : null;
+    await this.repo.recordDownload({ deploymentId: d.id, ip: from.ip, userAgent: from.userAgent?.slice(0, 500) ?? null, status: gone ? 410 : 200, downloadedAt: now });
+    if (gone) throw new DomainError(ErrorKind.Gone, gone);
+    return buildInstaller(d, this.config.publicUrl.replace(/\/+$/, ''));
+  }
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from './agents/agents.module';
+import { AlertsModule } from './alerts/alerts.module';
+import { ApiKeysController } from './api-keys/api-keys.controller';
+import { ChecksModule } from './checks/checks.module';
+import { ClientsController } from './clients/clients.controller';
+import { ClientsModule } from './clients/clients.module';
+import { RmmCoreModule, RmmThrottlerStorageModule } from './common/rmm-core.module';
+import { DeploymentsModule } from './deployments/deployments.module';
+import { ScriptsModule } from './scripts/scripts.module';
+import { TasksModule } from './tasks/tasks.module';
+
+/** (B) The management backend under /api/v3: one module per resource, guarded by RmmCoreModule. */
+@Module({
+  imports: [
+    RmmThrottlerStorageModule,
+    RmmCoreModule,
+    ClientsModule,
+    DeploymentsModule,
+    AgentsModule,
+    ScriptsModule,
+    ChecksModule,
+    TasksModule,
+    AlertsModule,
+  ],
+  controllers: [ApiKeysController, ClientsController],
+})
+export class RmmModule {}
