@@ -1,6 +1,11 @@
+import { DataSource } from 'typeorm';
+import { createLogger } from '../../apps/api/src/common/logging/logger';
+import { loadConfig } from '../../apps/api/src/config/app-config';
+import { ClientsService } from '../../apps/api/src/rmm/clients/clients.service';
+import { createServer } from '../../apps/api/src/server';
 import { Client } from 'pg';
 import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
-import { ADMIN_ENV_KEY_NAME, FUNCTION_KEY_NAME } from '../../apps/api/src/config/runtime-config';
+import { ADMIN_ENV_KEY_NAME, FUNCTION_KEY_NAME, resolveRuntimeConfig } from '../../apps/api/src/config/runtime-config';
 import { startTestApp, TestApp } from '../utils/test-app';
 
 describe('the server (foundation)', () => {
@@ -98,9 +103,6 @@ describe('a second start on the same database', () => {
     const first = await startTestApp();
     const before = { ...first.server.runtime };
     await first.server.close(); // keep the database
-    const { createServer } = await import('../../apps/api/src/server');
-    const { loadConfig } = await import('../../apps/api/src/config/app-config');
-    const { createLogger } = await import('../../apps/api/src/common/logging/logger');
     const second = await createServer(loadConfig({ DATABASE_URL: first.db.url }), { logger: createLogger('silent') });
     try {
       const after = second.runtime;
@@ -160,9 +162,6 @@ describe('secrets given in the environment', () => {
     const admin = (await keys.verify(env.RMM_ADMIN_API_KEY))!;
     await keys.revoke(admin.id);
     expect(await keys.verify(env.RMM_ADMIN_API_KEY)).toBeNull();
-    const { resolveRuntimeConfig } = await import('../../apps/api/src/config/runtime-config');
-    const { ClientsService } = await import('../../apps/api/src/rmm/clients/clients.service');
-    const { DataSource } = await import('typeorm');
     await resolveRuntimeConfig(t.server.runtime, t.server.app.get(DataSource), keys, t.server.app.get(ClientsService));
     expect(await keys.verify(env.RMM_ADMIN_API_KEY)).toMatchObject({ scopes: ['admin'] });
   });
