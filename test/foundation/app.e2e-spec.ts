@@ -46,7 +46,9 @@ describe('the server (foundation)', () => {
     const doc = await t.http.get('/docs/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
-    expect(doc.body.paths['/healthz'].get.operationId).toBe('liveness');
+    expect(doc.body.paths['/healthz'].get.operationId).toBe('healthLiveness');
+    const ids = Object.values(doc.body.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId));
+    expect(new Set(ids).size).toBe(ids.length); // operation ids are unique
     expect(doc.body.components.securitySchemes['api-key']).toEqual(
       expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-KEY' }),
     );

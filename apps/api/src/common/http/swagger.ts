@@ -18,7 +18,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A data-platform user token' }, USER_JWT_SECURITY)
     .build();
   return SwaggerModule.createDocument(app, config, {
-    operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
+    // Unique across controllers: "clients" + "list" → clientsList.
+    operationIdFactory: (controllerKey: string, methodKey: string) => {
+      const base = controllerKey.replace(/Controller$/, '');
+      return `${base.charAt(0).toLowerCase()}${base.slice(1)}${methodKey.charAt(0).toUpperCase()}${methodKey.slice(1)}`;
+    },
   });
 }
 
