@@ -1,8 +1,16 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentEntity } from '@app/entities';
+import { ScriptsModule } from '../scripts/scripts.module';
+import { AgentConnections } from './agent-connections';
+import { AgentsController } from './agents.controller';
+import { AgentsRepository } from './agents.repository';
+import { AgentsService } from './agents.service';
 
-// READ FIRST: /tmp/conventions.md (also at test/rmm/CONVENTIONS-READ-FIRST.md) — the project rules for this
-// work: which files you may edit, no git commands, no npm install, how to run your tests, and the deadline.
-
-/** /api/v3/agents (placeholder: filled in by the agents work). */
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([AgentEntity]), ScriptsModule],
+  controllers: [AgentsController],
+  providers: [AgentsRepository, AgentsService, AgentConnections],
+  exports: [AgentsService, AgentsRepository, AgentConnections],
+})
 export class AgentsModule {}

@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AlertEntity } from '@app/entities';
+import { AlertsController } from './alerts.controller';
+import { AlertsRepository } from './alerts.repository';
+import { AlertsService } from './alerts.service';
 
-// READ FIRST: /tmp/conventions.md (also at test/rmm/CONVENTIONS-READ-FIRST.md) — the project rules for this
-// work: which files you may edit, no git commands, no npm install, how to run your tests, and the deadline.
-
-/** /api/v3/alerts (placeholder: filled in by the alerts work). */
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([AlertEntity])],
+  controllers: [AlertsController],
+  providers: [AlertsRepository, AlertsService],
+})
 export class AlertsModule {}

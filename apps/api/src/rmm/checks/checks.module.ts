@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentEntity, CheckEntity, ScriptEntity } from '@app/entities';
+import { ChecksController } from './checks.controller';
+import { ChecksRepository } from './checks.repository';
+import { ChecksService } from './checks.service';
 
-// READ FIRST: /tmp/conventions.md (also at test/rmm/CONVENTIONS-READ-FIRST.md) — the project rules for this
-// work: which files you may edit, no git commands, no npm install, how to run your tests, and the deadline.
-
-/** /api/v3/checks (placeholder: filled in by the checks work). */
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([CheckEntity, AgentEntity, ScriptEntity])],
+  controllers: [ChecksController],
+  providers: [ChecksRepository, ChecksService],
+})
 export class ChecksModule {}

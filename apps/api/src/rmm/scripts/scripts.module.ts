@@ -1,8 +1,14 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ScriptEntity } from '@app/entities';
+import { ScriptsController } from './scripts.controller';
+import { ScriptsRepository } from './scripts.repository';
+import { ScriptsService } from './scripts.service';
 
-// READ FIRST: /tmp/conventions.md (also at test/rmm/CONVENTIONS-READ-FIRST.md) — the project rules for this
-// work: which files you may edit, no git commands, no npm install, how to run your tests, and the deadline.
-
-/** /api/v3/scripts (placeholder: filled in by the scripts work). */
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([ScriptEntity])],
+  controllers: [ScriptsController],
+  providers: [ScriptsRepository, ScriptsService],
+  exports: [ScriptsService],
+})
 export class ScriptsModule {}

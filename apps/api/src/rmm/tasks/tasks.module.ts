@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentEntity, ScriptEntity, TaskEntity } from '@app/entities';
+import { TasksController } from './tasks.controller';
+import { TasksRepository } from './tasks.repository';
+import { TasksService } from './tasks.service';
 
-// READ FIRST: /tmp/conventions.md (also at test/rmm/CONVENTIONS-READ-FIRST.md) — the project rules for this
-// work: which files you may edit, no git commands, no npm install, how to run your tests, and the deadline.
-
-/** /api/v3/tasks (placeholder: filled in by the tasks work). */
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([TaskEntity, AgentEntity, ScriptEntity])],
+  controllers: [TasksController],
+  providers: [TasksRepository, TasksService],
+})
 export class TasksModule {}

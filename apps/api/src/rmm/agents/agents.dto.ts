@@ -1,0 +1,145 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { AGENT_STATUSES, AgentDisk, AgentEntity, AgentStatus, MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
+import { PageQueryDto } from '../common/pagination.dto';
+
+export class AgentFilterDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'Exact hostname' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  hostname?: string;
+
+  @ApiPropertyOptional({ description: 'client id' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  client?: number;
+
+  @ApiPropertyOptional({ description: 'site id' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  site?: number;
+
+  @ApiPropertyOptional({ enum: MONITORING_TYPES })
+  @IsOptional()
+  @IsIn(MONITORING_TYPES as unknown as string[])
+  monitoring_type?: MonitoringType;
+}
+
+export class NamedRefDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+}
+
+export class DiskDto {
+  @ApiProperty({ example: 'C:' }) device: string;
+  @ApiProperty({ example: '120.5 GB' }) free: string;
+  @ApiProperty({ example: '475.8 GB' }) total: string;
+  @ApiProperty({ example: 75, description: 'percent used' }) percent: number;
+}
+
+/** The spec's Agent. */
+export class AgentDto {
+  @ApiProperty({ example: '42', description: 'A decimal integer, as a string (see docs/decisions.md)' }) agent_id: string;
+  @ApiProperty() hostname: string;
+  @ApiProperty({ type: NamedRefDto, nullable: true }) client: NamedRefDto | null;
+  @ApiProperty({ type: NamedRefDto, nullable: true }) site: NamedRefDto | null;
+  @ApiProperty({ enum: PLATFORMS }) plat: Platform;
+  @ApiProperty({ enum: MONITORING_TYPES }) monitoring_type: MonitoringType;
+  @ApiProperty({ nullable: true, type: String }) operating_system: string | null;
+  @ApiProperty({ example: '2.8.0' }) version: string;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_seen: string | null;
+  @ApiProperty({ enum: AGENT_STATUSES }) status: AgentStatus;
+  @ApiProperty({ nullable: true, type: String }) logged_in_username: string | null;
+  @ApiProperty({ nullable: true, type: String }) public_ip: string | null;
+  @ApiProperty({ nullable: true, type: String }) local_ip: string | null;
+  @ApiProperty({ nullable: true, type: String }) cpu_model: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'gigabytes' }) total_ram: number | null;
+  @ApiProperty({ nullable: true, type: [DiskDto] }) disks: AgentDisk[] | null;
+}
+
+/** The agent detail object: the Agent plus patches_pending, wmi_detail and record times. */
+export class AgentDetailDto extends AgentDto {
+  @ApiProperty() patches_pending: number;
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true }) wmi_detail: Record<string, unknown> | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'The deployment the agent last enrolled through' }) deployment: number | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export function toAgentDto(a: AgentEntity): AgentDto {
+  return {
+    agent_id: String(a.id),
+    hostname: a.hostname,
+    client: a.client ? { id: a.client.id, name: a.client.name } : null,
+    site: a.site ? { id: a.site.id, name: a.site.name } : null,
+    plat: a.plat,
+    monitoring_type: a.monitoringType,
+    operating_system: a.operatingSystem,
+    version: a.version,
+    last_seen: iso(a.lastSeen),
+    status: a.status,
+    logged_in_username: a.loggedInUsername,
+    public_ip: a.publicIp,
+    local_ip: a.localIp,
+    cpu_model: a.cpuModel,
+    total_ram: a.totalRam,
+    disks: a.disks,
+  };
+}
+
+export function toAgentDetailDto(a: AgentEntity): AgentDetailDto {
+  return {
+    ...toAgentDto(a),
+    patches_pending: a.patchesPending,
+    wmi_detail: a.wmiDetail,
+    deployment: a.deploymentId,
+    created_at: a.createdAt.toISOString(),
+    updated_at: a.updatedAt.toISOString(),
+  };
+}
+
+export class RunScriptDto {
+  @ApiProperty({ description: 'script id', example: 3 })
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  script: number;
+
+  @ApiPropertyOptional({ enum: ['wait', 'forget', 'collector'], default: 'wait' })
+  @IsOptional()
+  @IsIn(['wait', 'forget', 'collector'])
+  output?: 'wait' | 'forget' | 'collector';
+
+  @ApiPropertyOptional({ type: [String], description: "Arguments; default: the script's default args" })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MaxLength(4096, { each: true })
+  args?: string[];
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 300, default: 90, description: 'seconds' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  timeout?: number;
+}
+
+/** The answer of runscript with output=wait (once the agent channel runs scripts). */
+export class ScriptResultDto {
+  @ApiProperty({ example: '1.532', description: 'seconds' }) execution_time: string;
+  @ApiProperty() retcode: number;
+  @ApiProperty() stdout: string;
+  @ApiProperty() stderr: string;
+}

@@ -1,0 +1,69 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ParseIdPipe } from '../common/id.pipe';
+import { setTotal } from '../common/list-headers';
+import { isPaged, pageOf } from '../common/pagination.dto';
+import { RmmErrorDto } from '../common/rmm-error.dto';
+import { RequireScope, RmmController } from '../common/scopes';
+import { CheckDto, CheckFilterDto, CreateCheckDto, toCheckDto, UpdateCheckDto } from './checks.dto';
+import { ChecksService } from './checks.service';
+
+@RmmController('checks', 'checks')
+@ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such check' })
+export class ChecksController {
+  constructor(private readonly checks: ChecksService) {}
+
+  @Get()
+  @RequireScope('checks:read')
+  @ApiOperation({ summary: "List checks, all or one agent's (?agent=). Scope: checks:read" })
+  @ApiOkResponse({ type: [CheckDto] })
+  @ApiResponse({ status: 400, type: RmmErrorDto })
+  async list(@Query() q: CheckFilterDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<CheckDto[]> {
+    const [rows, total] = await this.checks.list(q.agent === undefined ? undefined : Number(q.agent), pageOf(q));
+    setTotal(reply, isPaged(q) ? total : undefined);
+    return rows.map(toCheckDto);
+  }
+
+  @Get(':id')
+  @RequireScope('checks:read')
+  @ApiOperation({ summary: 'One check. Scope: checks:read' })
+  @ApiOkResponse({ type: CheckDto })
+  async get(@Param('id', ParseIdPipe) id: number): Promise<CheckDto> {
+    return toCheckDto(await this.checks.get(id));
+  }
+
+  @Post()
+  @RequireScope('checks:write')
+  @ApiOperation({ summary: 'Create a check on an agent, with the settings of its type. Scope: checks:write' })
+  @ApiCreatedResponse({ type: CheckDto })
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (e.g. settings.threshold_percent), unknown agent or script' })
+  async create(@Body() body: CreateCheckDto): Promise<CheckDto> {
+    return toCheckDto(await this.checks.create(body));
+  }
+
+  @Put(':id')
+  @RequireScope('checks:write')
+  @ApiOperation({ summary: "Change a check's name, settings or failure threshold. Scope: checks:write" })
+  @ApiOkResponse({ type: CheckDto })
+  async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto): Promise<CheckDto> {
+    return toCheckDto(await this.checks.update(id, body));
+  }
+
+  @Patch(':id')
+  @RequireScope('checks:write')
+  @ApiOperation({ summary: 'Change a check (same as PUT). Scope: checks:write' })
+  @ApiOkResponse({ type: CheckDto })
+  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto): Promise<CheckDto> {
+    return toCheckDto(await this.checks.update(id, body));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScope('checks:write')
+  @ApiOperation({ summary: 'Delete a check. Scope: checks:write' })
+  @ApiNoContentResponse()
+  async remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
+    await this.checks.delete(id);
+  }
+}

@@ -1,0 +1,99 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { CHECK_STATUSES, CHECK_TYPES, CheckEntity, CheckStatus, CheckType } from '@app/entities';
+import { PageQueryDto } from '../common/pagination.dto';
+
+const SETTINGS_DOC =
+  'Per check type: diskspace {drive: "C:" or "/", threshold_percent 1-99 (alert below this % free)}; ' +
+  'ping {target: host or IP}; cpuload {threshold_percent 1-100}; memory {threshold_percent 1-100}; ' +
+  'winsvc {service_name}; script {script: script id, args?: string[], timeout?: 1-300 s}; ' +
+  'eventlog {log_name: Application|System|Security|Setup, event_id?, event_type?: error|warning|information, search_text?}';
+
+export class CheckFilterDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'agent id', example: '42' })
+  @IsOptional()
+  @Matches(/^\d{1,10}$/, { message: 'agent must be an agent id (digits)' })
+  agent?: string;
+}
+
+export class CreateCheckDto {
+  @ApiProperty({ description: 'agent id (digits, as a string or a number)', example: '42' })
+  @IsDefined()
+  @Transform(({ value }) => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value))
+  @Matches(/^\d{1,10}$/, { message: 'agent must be an agent id (digits)' })
+  agent: string;
+
+  @ApiProperty({ enum: CHECK_TYPES })
+  @IsIn(CHECK_TYPES as unknown as string[])
+  check_type: CheckType;
+
+  @ApiPropertyOptional({ maxLength: 200, description: 'Default: made from the type and settings' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name?: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: SETTINGS_DOC, example: { drive: 'C:', threshold_percent: 10 } })
+  @IsObject()
+  settings: Record<string, unknown>;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 1, description: 'Consecutive failures before an alert' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  fails_b4_alert?: number;
+}
+
+export class UpdateCheckDto {
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: `Replaces the settings. ${SETTINGS_DOC}` })
+  @IsOptional()
+  @IsObject()
+  settings?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  fails_b4_alert?: number;
+}
+
+/** The spec's Check, plus what it watches. */
+export class CheckDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ example: '42' }) agent: string;
+  @ApiProperty({ enum: CHECK_TYPES }) check_type: CheckType;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: CHECK_STATUSES }) status: CheckStatus;
+  @ApiProperty({ nullable: true, type: String }) more_info: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_run: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) settings: Record<string, unknown>;
+  @ApiProperty() fails_b4_alert: number;
+  @ApiProperty() fail_count: number;
+}
+
+export function toCheckDto(c: CheckEntity): CheckDto {
+  const settings = c.checkType === 'script' && c.scriptId !== null ? { ...c.settings, script: c.scriptId } : c.settings;
+  return {
+    id: c.id,
+    agent: String(c.agentId),
+    check_type: c.checkType,
+    name: c.name,
+    status: c.status,
+    more_info: c.moreInfo,
+    last_run: c.lastRun ? c.lastRun.toISOString() : null,
+    settings,
+    fails_b4_alert: c.failsB4Alert,
+    fail_count: c.failCount,
+  };
+}

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ScriptEntity } from '@app/entities';
+import { Page } from '../common/pagination.dto';
+
+export type ScriptFields = Pick<ScriptEntity, 'name' | 'shell' | 'description' | 'body' | 'defaultArgs' | 'defaultTimeout'>;
+
+@Injectable()
+export class ScriptsRepository {
+  constructor(@InjectRepository(ScriptEntity) private readonly scripts: Repository<ScriptEntity>) {}
+
+  list(page: Page): Promise<[ScriptEntity[], number]> {
+    return this.scripts.findAndCount({ order: { id: 'ASC' }, skip: page.offset, take: page.limit });
+  }
+
+  findById(id: number): Promise<ScriptEntity | null> {
+    return this.scripts.findOneBy({ id });
+  }
+
+  exists(id: number): Promise<boolean> {
+    return this.scripts.existsBy({ id });
+  }
+
+  insert(fields: ScriptFields): Promise<ScriptEntity> {
+    return this.scripts.save(this.scripts.create(fields));
+  }
+
+  async update(id: number, fields: Partial<ScriptFields>): Promise<void> {
+    if (Object.keys(fields).length > 0) await this.scripts.update({ id }, fields);
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.scripts.delete({ id });
+  }
+
+  /** Tasks and checks that run this script (they keep it from being deleted). */
+  async usage(id: number): Promise<{ tasks: number; checks: number }> {
+    const [row] = await this.scripts.query(
+      `SELECT (SELECT count(*)::int FROM tasks WHERE script_id = $1) AS tasks, (SELECT count(*)::int FROM checks WHERE script_id = $1) AS checks`,
+      [id],
+    );
+    return row;
+  }
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { ScriptEntity } from '@app/entities';
+import { DomainError, ErrorKind, notFound } from '../../common/errors/domain-error';
+import { isStillReferenced, isUniqueViolation } from '../../database/pg-errors';
+import { Page } from '../common/pagination.dto';
+import { CreateScriptDto, UpdateScriptDto } from './scripts.dto';
+import { ScriptFields, ScriptsRepository } from './scripts.repository';
+
+@Injectable()
+export class ScriptsService {
+  constructor(private readonly repo: ScriptsRepository) {}
+
+  list(page: Page): Promise<[ScriptEntity[], number]> {
+    return this.repo.list(page);
+  }
+
+  exists(id: number): Promise<boolean> {
+    return this.repo.exists(id);
+  }
+
+  async get(id: number): Promise<ScriptEntity> {
+    const s = await this.repo.findById(id);
+    if (!s) throw notFound();
+    return s;
+  }
+
+  async create(body: CreateScriptDto): Promise<ScriptEntity> {
+    const fields: ScriptFields = {
+      name: body.name.trim(),
+      shell: body.shell,
+      description: body.description ?? null,
+      body: body.body,
+      defaultArgs: body.args ?? [],
+      defaultTimeout: body.default_timeout ?? 90,
+    };
+    return this.unique(fields.name, () => this.repo.insert(fields));
+  }
+
+  async update(id: number, body: UpdateScriptDto): Promise<ScriptEntity> {
+    await this.get(id);
+    const fields: Partial<ScriptFields> = {};
+    if (body.name !== undefined) fields.name = body.name.trim();
+    if (body.shell !== undefined) fields.shell = body.shell;
+    if (body.description !== undefined) fields.description = body.description;
+    if (body.body !== undefined) fields.body = body.body;
+    if (body.args !== undefined) fields.defaultArgs = body.args;
+    if (body.default_timeout !== undefined) fields.defaultTimeout = body.default_timeout;
+    await this.unique(fields.name ?? '', () => this.repo.update(id, fields));
+    return this.get(id);
+  }
+
+  /** Refused while a task or a check runs the script (400 saying which). */
+  async delete(id: number): Promise<void> {
+    await this.get(id);
+    const used = await this.repo.usage(id);
+    if (used.tasks + used.checks > 0) {
+      throw new DomainError(ErrorKind.Conflict, `script ${id} is used by ${used.tasks} task(s) and ${used.checks} check(s): remove them first`, [], 400);
+    }
+    try {
+      await this.repo.delete(id);
+    } catch (err) {
+      if (isStillReferenced(err)) throw new DomainError(ErrorKind.Conflict, `script ${id} is in use`, [], 400);
+      throw err;
+    }
+  }
+
+  private async unique<T>(name: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DomainError(ErrorKind.Conflict, `a script named "${name}" already exists`, [], 400);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { TaskEntity } from '@app/entities';
+import { PageQueryDto } from '../common/pagination.dto';
+
+const agentIdText = ({ value }: { value: unknown }) => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value);
+
+export class TaskFilterDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'agent id' })
+  @IsOptional()
+  @Matches(/^\d{1,10}$/, { message: 'agent must be an agent id (digits)' })
+  agent?: string;
+}
+
+export class CreateTaskDto {
+  @ApiProperty({ example: 'Nightly cleanup', maxLength: 200 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  @ApiProperty({ example: '42', description: 'agent id' })
+  @IsDefined()
+  @Transform(agentIdText)
+  @Matches(/^\d{1,10}$/, { message: 'agent must be an agent id (digits)' })
+  agent: string;
+
+  @ApiProperty({ example: 3, description: 'script id' })
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  script: number;
+
+  @ApiProperty({ example: '0 3 * * *', description: 'Cron expression, 5 fields (minute hour day month weekday), UTC' })
+  @IsString()
+  @MaxLength(200)
+  schedule: string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+export class UpdateTaskDto {
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'script id' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  script?: number;
+
+  @ApiPropertyOptional({ description: 'Cron expression, 5 fields, UTC' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  schedule?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+export class TaskDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ example: '42' }) agent: string;
+  @ApiProperty({ description: 'script id' }) script: number;
+  @ApiProperty({ example: '0 3 * * *' }) schedule: string;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'Next run (UTC); null while disabled' }) next_run_at: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_run_at: string | null;
+  @ApiProperty({ nullable: true, type: Number }) last_retcode: number | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export const toTaskDto = (t: TaskEntity): TaskDto => ({
+  id: t.id,
+  name: t.name,
+  agent: String(t.agentId),
+  script: t.scriptId,
+  schedule: t.schedule,
+  enabled: t.enabled,
+  next_run_at: iso(t.nextRunAt),
+  last_run_at: iso(t.lastRunAt),
+  last_retcode: t.lastRetcode,
+  created_at: t.createdAt.toISOString(),
+});
