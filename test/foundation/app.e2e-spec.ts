@@ -1,11 +1,9 @@
-import { DataSource } from 'typeorm';
 import { createLogger } from '../../apps/api/src/common/logging/logger';
 import { loadConfig } from '../../apps/api/src/config/app-config';
-import { ClientsService } from '../../apps/api/src/rmm/clients/clients.service';
 import { createServer } from '../../apps/api/src/server';
 import { Client } from 'pg';
 import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
-import { ADMIN_ENV_KEY_NAME, FUNCTION_KEY_NAME, resolveRuntimeConfig } from '../../apps/api/src/config/runtime-config';
+import { ADMIN_ENV_KEY_NAME, FUNCTION_KEY_NAME, RmmBootstrap } from '../../apps/api/src/rmm/bootstrap/rmm-bootstrap.service';
 import { startTestApp, TestApp } from '../utils/test-app';
 
 describe('the server (foundation)', () => {
@@ -164,7 +162,7 @@ describe('secrets given in the environment', () => {
     const admin = (await keys.verify(env.RMM_ADMIN_API_KEY))!;
     await keys.revoke(admin.id);
     expect(await keys.verify(env.RMM_ADMIN_API_KEY)).toBeNull();
-    await resolveRuntimeConfig(t.server.runtime, t.server.app.get(DataSource), keys, t.server.app.get(ClientsService));
+    await t.server.app.get(RmmBootstrap).run(); // what the next start does
     expect(await keys.verify(env.RMM_ADMIN_API_KEY)).toMatchObject({ scopes: ['admin'] });
   });
 

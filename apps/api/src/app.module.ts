@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from './common/clock';
+import { RedisModule } from './common/redis/redis.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './database/data-source';
@@ -8,18 +9,25 @@ import { EnrollModule } from './enroll/enroll.module';
 import { HealthModule } from './health/health.module';
 import { PlatformModule } from './platform/platform.module';
 import { UsersModule } from './platform/users/users.module';
-import { ApiKeysModule } from './rmm/api-keys/api-keys.module';
-import { ClientsModule } from './rmm/clients/clients.module';
+import { AgentChannelModule } from './rmm/agent-channel/agent-channel.module';
+import { RmmBootstrapModule } from './rmm/bootstrap/rmm-bootstrap.service';
 import { RmmModule } from './rmm/rmm.module';
+import { TransactionModule } from './database/transaction-host';
+import { SettingsModule } from './settings/settings.repository';
 
 /** Modules shared by the HTTP server and the operator CLI. */
 export function coreImports(config: AppConfig, databaseUrl: string, clock?: Clock): NonNullable<DynamicModule['imports']> {
   return [
     TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl), extra: { max: 20 } }),
+    TransactionModule,
+    SettingsModule,
     ConfigModule.forRoot(config, clock),
-    ApiKeysModule,
-    ClientsModule,
+    RedisModule,
+    AgentChannelModule,
     UsersModule,
+    // The whole backend: its controllers' guards need the rate limiter even in the CLI's context (no routes there).
+    RmmModule,
+    RmmBootstrapModule,
   ];
 }
 
@@ -28,7 +36,7 @@ export class AppModule {
   static forRoot(config: AppConfig, databaseUrl: string, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [...coreImports(config, databaseUrl, clock), HealthModule, PlatformModule, EnrollModule, RmmModule],
+      imports: [...coreImports(config, databaseUrl, clock), HealthModule, PlatformModule, EnrollModule],
     };
   }
 }

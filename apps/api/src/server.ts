@@ -14,9 +14,12 @@ import { setupSwagger } from './common/http/swagger';
 import { AppConfig } from './config/app-config';
 import { RuntimeConfig } from './config/runtime-config';
 import { OpenDatabase, openDatabase } from './database/database';
-import { functionErrorSurface, registerFunctionHttp } from './enroll/enroll-http';
+import { registerBodyParsers } from './common/http/body-parsers';
+import { registerCors } from './common/http/cors';
+import { functionErrorSurface } from './enroll/enroll-error.surface';
+import { functionCors, isFunctionPath, registerFunctionMethodCheck } from './enroll/enroll-http';
 import { authErrorSurface } from './platform/auth/auth-error.surface';
-import { registerPlatformHttp } from './platform/platform-http';
+import { platformCors, registerGoTrueVersionHeader } from './platform/platform-http';
 import { restErrorSurface } from './platform/rest/rest-error.surface';
 import { rmmErrorSurface } from './rmm/rmm-error.surface';
 
@@ -115,8 +118,10 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
     );
   });
 
-  registerFunctionHttp(app);
-  registerPlatformHttp(app);
+  registerBodyParsers(app, isFunctionPath);
+  registerCors(app, [functionCors, platformCors]);
+  registerFunctionMethodCheck(app);
+  registerGoTrueVersionHeader(app);
   app.useGlobalFilters(new GlobalExceptionFilter(ERROR_SURFACES, logger));
   app.useGlobalPipes(
     new ValidationPipe({

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { invalid } from '../common/errors/domain-error';
 import { RuntimeConfig } from '../config/runtime-config';
 import { UsersService } from '../platform/users/users.service';
-import { ApiKeysService, normaliseScopes, parseDuration } from '../rmm/api-keys/api-keys.service';
+import { ApiKeysService, normaliseScopes } from '../rmm/api-keys/api-keys.service';
 import { ClientsService } from '../rmm/clients/clients.service';
 
 export interface CliIo {
@@ -33,9 +33,8 @@ export const COMMANDS: Record<string, Handler> = {
     const name = required(values.name, '--name');
     const scopes = normaliseScopes(required(values.scopes, '--scopes').split(','));
     const expiresIn = values['expires-in'] as string | undefined;
-    const expiresAt = expiresIn ? new Date(Date.now() + parseDuration(expiresIn)) : null;
-    const { key, secret } = await ctx.get(ApiKeysService).create({ name, scopes, expiresAt });
-    io.err(`created API key ${key.id} "${key.name}" (${key.scopes.join(',')})${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}; the secret below is shown only this once:`);
+    const { key, secret } = await ctx.get(ApiKeysService).create({ name, scopes, expiresIn });
+    io.err(`created API key ${key.id} "${key.name}" (${key.scopes.join(',')})${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}; the secret below is shown only this once:`);
     io.out(secret);
   },
   'apikey list': async (ctx, args, io) => {

@@ -1,29 +1,25 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { ApiKeysModule } from '../rmm/api-keys/api-keys.module';
-import { ApiKeysService } from '../rmm/api-keys/api-keys.service';
-import { ClientsModule } from '../rmm/clients/clients.module';
-import { ClientsService } from '../rmm/clients/clients.service';
 import { Clock } from '../common/clock';
+import { SettingsRepository } from '../settings/settings.repository';
 import { AppConfig } from './app-config';
 import { resolveRuntimeConfig, RuntimeConfig } from './runtime-config';
 
-/** Provides RuntimeConfig (read once at boot, completed from the database) and the Clock everywhere. */
+/**
+ * Provides RuntimeConfig (the environment read once at boot, completed with the stored generated secrets)
+ * and the Clock everywhere. Depends on no feature: seeding is the backend bootstrap's (rmm/bootstrap).
+ */
 @Global()
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig, clock: Clock = new Clock()): DynamicModule {
     return {
       module: ConfigModule,
-      imports: [ApiKeysModule, ClientsModule],
       providers: [
         { provide: Clock, useValue: clock },
         {
           provide: RuntimeConfig,
-          inject: [getDataSourceToken(), ApiKeysService, ClientsService],
-          useFactory: (ds: DataSource, keys: ApiKeysService, clients: ClientsService) =>
-            resolveRuntimeConfig(config, ds, keys, clients),
+          inject: [SettingsRepository],
+          useFactory: (settings: SettingsRepository) => resolveRuntimeConfig(config, settings),
         },
       ],
       exports: [RuntimeConfig, Clock],

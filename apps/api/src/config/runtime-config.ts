@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { ApiKeysService } from '../rmm/api-keys/api-keys.service';
-import { ClientsService } from '../rmm/clients/clients.service';
 import { SettingsRepository } from '../settings/settings.repository';
 import { AppConfig } from './app-config';
 
 /**
- * The configuration the app runs with: the environment's values, completed on first start with
- * generated secrets and the default tenant, all kept in app_settings and reused afterwards.
+ * The configuration the app runs with: the environment's values, completed on first start with generated
+ * secrets kept in app_settings and reused afterwards. The default tenant (RMM_DEFAULT_CLIENT_ID/SITE_ID
+ * when not given) is filled in by the backend's bootstrap (rmm/bootstrap), which creates it.
  */
 export class RuntimeConfig implements AppConfig {
   port: number;
@@ -37,17 +35,8 @@ export class RuntimeConfig implements AppConfig {
   internalUrl?: string;
 }
 
-/** Name of the key the enrollment function uses when it calls this server's own backend. */
-export const FUNCTION_KEY_NAME = 'enroll-rmm function';
-export const ADMIN_ENV_KEY_NAME = 'admin (RMM_ADMIN_API_KEY)';
-
-export async function resolveRuntimeConfig(
-  config: AppConfig,
-  ds: DataSource,
-  keys: ApiKeysService,
-  clients: ClientsService,
-): Promise<RuntimeConfig> {
-  const settings = new SettingsRepository(ds);
+/** The environment's configuration, with each secret it does not give read from (or first stored in) app_settings. */
+export async function resolveRuntimeConfig(config: AppConfig, settings: SettingsRepository): Promise<RuntimeConfig> {
   const generated: string[] = [];
   const secret = async (name: string, given: string | undefined, make: () => string): Promise<string> => {
     if (given !== undefined) return given;
@@ -63,28 +52,5 @@ export async function resolveRuntimeConfig(
   runtime.dataAnonKey = await secret('DATA_ANON_KEY', config.dataAnonKey, () => `sb_publishable_${random(24)}`);
   runtime.dataServiceRoleKey = await secret('DATA_SERVICE_ROLE_KEY', config.dataServiceRoleKey, () => `sb_secret_${random(32)}`);
   runtime.rmmApiKey = await secret('RMM_API_KEY', config.rmmApiKey, () => `rmm_${random(30)}`);
-
-  if (config.rmmDefaultClientId === undefined || config.rmmDefaultSiteId === undefined) {
-    const stored = await settings.get('RMM_DEFAULT_SITE_ID');
-    const site = stored ? await clients.findSite(Number(stored)) : null;
-    if (site) {
-      runtime.rmmDefaultClientId = config.rmmDefaultClientId ?? site.clientId;
-      runtime.rmmDefaultSiteId = config.rmmDefaultSiteId ?? site.id;
-    } else {
-      const made = await clients.ensureClientAndSite('Default', 'Default');
-      await settings.set('RMM_DEFAULT_CLIENT_ID', String(made.client.id), false);
-      await settings.set('RMM_DEFAULT_SITE_ID', String(made.site.id), false);
-      runtime.rmmDefaultClientId = config.rmmDefaultClientId ?? made.client.id;
-      runtime.rmmDefaultSiteId = config.rmmDefaultSiteId ?? made.site.id;
-    }
-  }
-
-  // The function's key must open this server's deployment endpoint when it is the function's backend.
-  if (config.rmmApiUrl === undefined) {
-    await keys.ensure(runtime.rmmApiKey, FUNCTION_KEY_NAME, ['deployments:write']);
-  }
-  if (config.rmmAdminApiKey !== undefined) {
-    await keys.ensure(config.rmmAdminApiKey, ADMIN_ENV_KEY_NAME, ['admin']);
-  }
   return runtime;
 }

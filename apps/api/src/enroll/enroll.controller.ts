@@ -13,7 +13,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { USER_JWT_SECURITY } from '../common/http/swagger';
-import { rawBodyOf } from './enroll-http';
+import { rawBodyOf } from '../common/http/body-parsers';
 import { EnrollErrorDto, EnrollmentStatusDto, EnrollRequestDto, EnrollResponseDto } from './enroll.dto';
 import { EnrollService } from './enroll.service';
 

@@ -1,4 +1,4 @@
-import { DomainError, ErrorKind } from '../common/errors/domain-error';
+import { DomainError } from '../common/errors/domain-error';
 
 /** The function's error messages, exactly as the spec's Errors table words them. */
 export enum EnrollErrorCode {
@@ -14,25 +14,22 @@ export enum EnrollErrorCode {
   DeploymentUuidRequired = 'deployment_uuid_required',
 }
 
-const ERRORS: Record<EnrollErrorCode, { kind: ErrorKind; message: string }> = {
-  [EnrollErrorCode.MethodNotAllowed]: { kind: ErrorKind.MethodNotAllowed, message: 'Method not allowed' },
-  [EnrollErrorCode.MissingBearer]: { kind: ErrorKind.Unauthorized, message: 'Missing Bearer token' },
-  [EnrollErrorCode.InvalidUserToken]: { kind: ErrorKind.Unauthorized, message: 'Invalid user token' },
-  [EnrollErrorCode.ProfileNotFound]: { kind: ErrorKind.NotFound, message: 'User profile not found' },
-  [EnrollErrorCode.InvalidJson]: { kind: ErrorKind.Validation, message: 'Invalid JSON body' },
-  [EnrollErrorCode.FieldsRequired]: { kind: ErrorKind.Validation, message: 'hostname and platform are required' },
-  [EnrollErrorCode.DeploymentFailed]: { kind: ErrorKind.BadGateway, message: 'Deployment creation failed' },
-  [EnrollErrorCode.DataPlatformUnavailable]: { kind: ErrorKind.BadGateway, message: 'Data platform unavailable' },
-  [EnrollErrorCode.EnrollmentNotFound]: { kind: ErrorKind.NotFound, message: 'Enrollment not found' },
-  [EnrollErrorCode.DeploymentUuidRequired]: { kind: ErrorKind.Validation, message: 'deployment_uuid is required' },
+const MESSAGES: Record<EnrollErrorCode, string> = {
+  [EnrollErrorCode.MethodNotAllowed]: 'Method not allowed',
+  [EnrollErrorCode.MissingBearer]: 'Missing Bearer token',
+  [EnrollErrorCode.InvalidUserToken]: 'Invalid user token',
+  [EnrollErrorCode.ProfileNotFound]: 'User profile not found',
+  [EnrollErrorCode.InvalidJson]: 'Invalid JSON body',
+  [EnrollErrorCode.FieldsRequired]: 'hostname and platform are required',
+  [EnrollErrorCode.DeploymentFailed]: 'Deployment creation failed',
+  [EnrollErrorCode.DataPlatformUnavailable]: 'Data platform unavailable',
+  [EnrollErrorCode.EnrollmentNotFound]: 'Enrollment not found',
+  [EnrollErrorCode.DeploymentUuidRequired]: 'deployment_uuid is required',
 };
 
-/** An answer of the function that is not a 200: rendered as `{error: message}` with the CORS headers. */
-export class EnrollError extends DomainError {
-  constructor(
-    readonly code: EnrollErrorCode,
-    message?: string,
-  ) {
-    super(ERRORS[code].kind, message ?? ERRORS[code].message);
+/** An answer of the function that is not a 200: rendered as `{error: message}` with the CORS headers (enroll-error.surface.ts). */
+export class EnrollError extends DomainError<EnrollErrorCode> {
+  constructor(code: EnrollErrorCode, message?: string) {
+    super(code, message ?? MESSAGES[code]);
   }
 }

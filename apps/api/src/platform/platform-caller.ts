@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { RuntimeConfig } from '../config/runtime-config';
 import type { FastifyRequest } from 'fastify';
 import { AccessTokens, AccessTokenClaims, InvalidTokenError, PlatformRole } from './auth/access-tokens';
-import { GatewayError, GoTrueError } from './platform-errors';
+import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode } from './platform-errors';
 
 export type { PlatformRole };
 
@@ -49,9 +49,9 @@ export class PlatformCallers {
   requireApiKey(headers: Headers, query?: Record<string, unknown>): PlatformRole {
     const fromQuery = typeof query?.apikey === 'string' ? query.apikey : undefined;
     const key = first(headers['apikey']) ?? fromQuery;
-    if (!key) throw new GatewayError('No API key found in request');
+    if (!key) throw new GatewayError(GatewayErrorCode.NoApiKey);
     const role = this.roleOfKey(key);
-    if (!role) throw new GatewayError('Invalid API key');
+    if (!role) throw new GatewayError(GatewayErrorCode.InvalidApiKey);
     return role;
   }
 
@@ -85,7 +85,7 @@ export class PlatformCallers {
     try {
       return await this.resolve(req.headers, req.query as Record<string, unknown>);
     } catch (err) {
-      if (err instanceof InvalidTokenError) throw new GoTrueError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${err.message}`);
+      if (err instanceof InvalidTokenError) throw new AuthError(AuthErrorCode.BadJwt, `invalid JWT: unable to parse or verify signature, ${err.message}`);
       throw err;
     }
   }

@@ -1,10 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
+import { CorsPolicy } from '../common/http/cors';
 import { pathStartsWith } from '../common/errors/error-surfaces';
 import { AUTH_PREFIX, GOTRUE_API_VERSION } from './auth/auth-error.surface';
 import { REST_PREFIX } from './rest/rest-error.surface';
 
-const isPlatformPath = pathStartsWith(AUTH_PREFIX, REST_PREFIX);
 const isAuthPath = pathStartsWith(AUTH_PREFIX);
 
 /** What a browser running supabase-js may send and read. */
@@ -16,17 +16,17 @@ export const PLATFORM_CORS_HEADERS: Record<string, string> = {
   'access-control-expose-headers': 'content-range, x-supabase-api-version, x-request-id',
 };
 
-/** CORS for /auth/v1 and /rest/v1 (preflight answered before routing), and GoTrue's API version header. */
-export function registerPlatformHttp(app: NestFastifyApplication): void {
+/** CORS for /auth/v1 and /rest/v1. */
+export const platformCors: CorsPolicy = {
+  name: 'platform',
+  matches: pathStartsWith(AUTH_PREFIX, REST_PREFIX),
+  headers: () => PLATFORM_CORS_HEADERS,
+};
+
+/** GoTrue's API version header on every /auth/v1 answer. */
+export function registerGoTrueVersionHeader(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'OPTIONS' || !isPlatformPath(request.url)) return;
-    await reply.code(200).send();
-    return reply;
-  });
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (!isPlatformPath(request.url)) return payload;
-    for (const [k, v] of Object.entries(PLATFORM_CORS_HEADERS)) reply.header(k, v);
     if (isAuthPath(request.url)) reply.header('x-supabase-api-version', GOTRUE_API_VERSION);
     return payload;
   });

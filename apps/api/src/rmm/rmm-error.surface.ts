@@ -1,5 +1,32 @@
-import { ErrorKind } from '../common/errors/domain-error';
-import { ErrorSurface, pathStartsWith } from '../common/errors/error-surfaces';
+import { COMMON_STATUS, CommonErrorCode } from '../common/errors/domain-error';
+import { codeTable, ErrorSurface, pathStartsWith } from '../common/errors/error-surfaces';
+import { AgentsErrorCode } from './agents/agents.errors';
+import { ClientsErrorCode } from './clients/clients.errors';
+import { DeploymentsErrorCode } from './deployments/deployments.errors';
+import { ScriptsErrorCode } from './scripts/scripts.errors';
+
+/** Every code the management backend can answer. */
+export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode;
+
+/**
+ * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
+ * reason as `detail` (the spec's backend answers 400 for "invalid client or site id"); a missing agent
+ * channel is 409, a download of a revoked or expired deployment 410.
+ */
+export const RMM_STATUS: Record<RmmErrorCode, number> = {
+  ...COMMON_STATUS,
+  [ClientsErrorCode.ClientNameTaken]: 400,
+  [ClientsErrorCode.SiteNameTaken]: 400,
+  [ClientsErrorCode.ClientHasAgents]: 400,
+  [ClientsErrorCode.SiteHasAgents]: 400,
+  [ScriptsErrorCode.NameTaken]: 400,
+  [ScriptsErrorCode.InUse]: 400,
+  [DeploymentsErrorCode.Revoked]: 410,
+  [DeploymentsErrorCode.Expired]: 410,
+  [AgentsErrorCode.NotConnected]: 409,
+  [AgentsErrorCode.Disconnected]: 502,
+  [AgentsErrorCode.NoAnswer]: 504,
+};
 
 /** The spec's fixed texts for the management backend's error bodies. */
 const DETAIL: Record<number, string> = {
@@ -12,16 +39,18 @@ const DETAIL: Record<number, string> = {
 };
 
 /**
- * /api/v3 and download URLs answer `{detail}` as the spec's error table says. A 400 from
- * validation adds `errors: [{field, message}]`; a 400 for a refused action (deleting a client
- * that still has agents) carries the reason as its detail.
+ * /api/v3 and download URLs answer `{detail}` as the spec's error table says. A 400 from validation adds
+ * `errors: [{field, message}]`; a 400 for a refused action (deleting a client that still has agents)
+ * carries the reason as its detail; other statuses without a fixed text (409, 410, 502, 503, 504) too.
  */
 export const rmmErrorSurface: ErrorSurface = {
   name: 'rmm',
   matches: pathStartsWith('/api/v3', '/rmm', '/deploy'),
+  statusOf: codeTable(RMM_STATUS),
   render: (e) => {
-    const status = e.status >= 500 ? 500 : e.status;
-    if (status === 400 && e.kind !== ErrorKind.Validation && e.message) {
+    const status = e.status >= 500 && e.source !== 'domain' ? 500 : e.status;
+    const isValidation = e.source !== 'domain' || e.code === CommonErrorCode.Validation;
+    if (status === 400 && !isValidation && e.message) {
       return { status, body: { detail: e.message } };
     }
     if (status === 400) {

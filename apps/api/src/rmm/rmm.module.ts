@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from './agents/agents.module';
 import { AlertsModule } from './alerts/alerts.module';
-import { ApiKeysController } from './api-keys/api-keys.controller';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ChecksModule } from './checks/checks.module';
-import { ClientsController } from './clients/clients.controller';
 import { ClientsModule } from './clients/clients.module';
 import { RmmCoreModule, RmmThrottlerStorageModule } from './common/rmm-core.module';
 import { DeploymentsModule } from './deployments/deployments.module';
@@ -15,6 +14,7 @@ import { TasksModule } from './tasks/tasks.module';
   imports: [
     RmmThrottlerStorageModule,
     RmmCoreModule,
+    ApiKeysModule,
     ClientsModule,
     DeploymentsModule,
     AgentsModule,
@@ -23,6 +23,5 @@ import { TasksModule } from './tasks/tasks.module';
     TasksModule,
     AlertsModule,
   ],
-  controllers: [ApiKeysController, ClientsController],
 })
 export class RmmModule {}

@@ -1,16 +1,18 @@
-import { DataSource } from 'typeorm';
+import { Global, Injectable, Module } from '@nestjs/common';
 import { AppSettingEntity } from '@app/entities';
+import { TransactionHost } from '../database/transaction-host';
 
 /** The app_settings table: values decided once and reused on every later start. */
+@Injectable()
 export class SettingsRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly tx: TransactionHost) {}
 
   /** Returns the stored value, storing `make()` first when there is none. Safe when two instances race. */
   async getOrCreate(name: string, make: () => string | Promise<string>, secret: boolean): Promise<{ value: string; created: boolean }> {
     const existing = await this.get(name);
     if (existing !== null) return { value: existing, created: false };
     const value = await make();
-    const inserted: unknown[] = await this.ds.query(
+    const inserted: unknown[] = await this.tx.query(
       'INSERT INTO app_settings (name, value, secret) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING RETURNING name',
       [name, value, secret],
     );
@@ -19,18 +21,23 @@ export class SettingsRepository {
   }
 
   async get(name: string): Promise<string | null> {
-    const row = await this.ds.getRepository(AppSettingEntity).findOneBy({ name });
+    const row = await this.tx.repo(AppSettingEntity).findOneBy({ name });
     return row?.value ?? null;
   }
 
   async set(name: string, value: string, secret: boolean): Promise<void> {
-    await this.ds.query(
+    await this.tx.query(
       'INSERT INTO app_settings (name, value, secret) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value',
       [name, value, secret],
     );
   }
 
   async listSecrets(): Promise<Array<{ name: string; value: string }>> {
-    return this.ds.getRepository(AppSettingEntity).find({ where: { secret: true }, order: { name: 'ASC' } });
+    return this.tx.repo(AppSettingEntity).find({ where: { secret: true }, order: { name: 'ASC' } });
   }
 }
+
+/** Provides SettingsRepository to the config and to the bootstrap. */
+@Global()
+@Module({ providers: [SettingsRepository], exports: [SettingsRepository] })
+export class SettingsModule {}

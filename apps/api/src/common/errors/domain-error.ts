@@ -1,52 +1,52 @@
-/** What went wrong, independent of any wire format; the global filter turns it into a status. */
-export enum ErrorKind {
+/**
+ * Errors are codes, not statuses. A service throws a DomainError carrying its module's code (an enum in
+ * the module's `*.errors.ts`) and a human message; each wire surface (`*-error.surface.ts`) maps every
+ * code it can meet to its own status and body in one exhaustive table. No service names an HTTP status.
+ */
+
+/** Codes any module may throw; every surface maps all of them. */
+export enum CommonErrorCode {
+  /** The input is wrong; `fields` says which fields and why. */
   Validation = 'validation',
+  NotFound = 'not_found',
   Unauthorized = 'unauthorized',
   Forbidden = 'forbidden',
-  NotFound = 'not_found',
-  MethodNotAllowed = 'method_not_allowed',
-  Conflict = 'conflict',
-  Gone = 'gone',
   RateLimited = 'rate_limited',
-  BadGateway = 'bad_gateway',
+  /** A dependency (the database) is not answering now; retry later. */
   Unavailable = 'unavailable',
 }
-
-export const STATUS_OF_KIND: Record<ErrorKind, number> = {
-  [ErrorKind.Validation]: 400,
-  [ErrorKind.Unauthorized]: 401,
-  [ErrorKind.Forbidden]: 403,
-  [ErrorKind.NotFound]: 404,
-  [ErrorKind.MethodNotAllowed]: 405,
-  [ErrorKind.Conflict]: 409,
-  [ErrorKind.Gone]: 410,
-  [ErrorKind.RateLimited]: 429,
-  [ErrorKind.BadGateway]: 502,
-  [ErrorKind.Unavailable]: 503,
-};
 
 export interface FieldError {
   field: string;
   message: string;
 }
 
-/**
- * An error a service throws on purpose. Services never build HTTP errors; each surface's
- * formatter (see error-surfaces.ts) decides what the client sees.
- */
-export class DomainError extends Error {
+export class DomainError<C extends string = string> extends Error {
   constructor(
-    readonly kind: ErrorKind,
+    readonly code: C,
     message: string,
     readonly fields: FieldError[] = [],
-    /** Overrides the status of the kind where a contract says so (e.g. 400 for a conflict). */
-    readonly status: number = STATUS_OF_KIND[kind],
   ) {
     super(message);
     this.name = 'DomainError';
   }
 }
 
-export const notFound = (what = 'Not found'): DomainError => new DomainError(ErrorKind.NotFound, what);
-export const invalid = (message: string, fields: FieldError[] = []): DomainError =>
-  new DomainError(ErrorKind.Validation, message, fields);
+export const notFound = (what = 'Not found'): DomainError<CommonErrorCode> => new DomainError(CommonErrorCode.NotFound, what);
+
+export const invalid = (message: string, fields: FieldError[] = []): DomainError<CommonErrorCode> =>
+  new DomainError(CommonErrorCode.Validation, message, fields);
+
+/** A 400 naming one field: `fieldInvalid('site_name', 'must not be empty')`. */
+export const fieldInvalid = (field: string, message: string, summary = 'validation error'): DomainError<CommonErrorCode> =>
+  invalid(summary, [{ field, message }]);
+
+/** The status of each common code, which every HTTP surface starts its table from. */
+export const COMMON_STATUS: Record<CommonErrorCode, number> = {
+  [CommonErrorCode.Validation]: 400,
+  [CommonErrorCode.NotFound]: 404,
+  [CommonErrorCode.Unauthorized]: 401,
+  [CommonErrorCode.Forbidden]: 403,
+  [CommonErrorCode.RateLimited]: 429,
+  [CommonErrorCode.Unavailable]: 503,
+};

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/co
 import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { DomainError, ErrorKind, FieldError } from './domain-error';
+import { CommonErrorCode, DomainError, FieldError } from './domain-error';
 import { defaultErrorSurface, ErrorSurface, NormalizedError, RenderedError } from './error-surfaces';
 
 /**
@@ -34,11 +34,21 @@ export function sendError(
   reply: FastifyReply,
 ): void {
   const path = request.url.split('?')[0];
+  const surface = surfaces.find((s) => s.matches(path)) ?? defaultErrorSurface;
   const normalized = { ...normalizeError(exception), origin: exception };
+  if (normalized.source === 'domain') {
+    const status = surface.statusOf(normalized.code!);
+    if (status === undefined) {
+      // A code this surface has no row for: a programming error, answered as the surface's 500.
+      logger.error({ reqId: request.id, path, surface: surface.name, code: normalized.code }, 'error code without a status on this surface');
+      Object.assign(normalized, { status: 500, source: 'fault' });
+    } else {
+      normalized.status = status;
+    }
+  }
   if (normalized.status >= 500) {
     logger.error({ reqId: request.id, path, err: describe(exception) }, 'request failed');
   }
-  const surface = surfaces.find((s) => s.matches(path)) ?? defaultErrorSurface;
   let rendered: RenderedError;
   try {
     rendered = surface.render(normalized, path, request.headers);
@@ -58,23 +68,23 @@ export function sendError(
 
 export function normalizeError(exception: unknown): NormalizedError {
   if (exception instanceof DomainError) {
-    return { status: exception.status, message: exception.message, kind: exception.kind, fields: exception.fields, headers: {}, source: 'domain' };
+    return { status: 0, message: exception.message, code: exception.code, fields: exception.fields, headers: {}, source: 'domain' };
   }
   if (exception instanceof ThrottlerException) {
-    return { status: 429, message: 'rate limited', kind: ErrorKind.RateLimited, fields: [], headers: {}, source: 'http' };
+    return { status: 429, message: 'rate limited', code: CommonErrorCode.RateLimited, fields: [], headers: {}, source: 'http' };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const response = exception.getResponse();
     const raw = typeof response === 'object' && response !== null ? (response as { message?: unknown }).message : response;
     const message = Array.isArray(raw) ? raw.join('; ') : String(raw ?? exception.message);
-    return { status, message, kind: kindOf(status), fields: [], headers: {}, source: 'http' };
+    return { status, message, fields: [], headers: {}, source: 'http' };
   }
   // Errors raised by Fastify itself before a handler runs (bad JSON, wrong content type, too large).
   const e = exception as { statusCode?: unknown; message?: unknown; code?: unknown };
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    const code = typeof e.code === 'string' ? e.code : undefined;
-    return { status: e.statusCode, message: fastifyMessage(e), kind: kindOf(e.statusCode), fields: [], headers: {}, source: 'framework', code };
+    const frameworkCode = typeof e.code === 'string' ? e.code : undefined;
+    return { status: e.statusCode, message: fastifyMessage(e), fields: [], headers: {}, source: 'framework', frameworkCode };
   }
   return { status: 500, message: 'server error', fields: [], headers: {}, source: 'fault' };
 }
@@ -90,19 +100,6 @@ function fastifyMessage(e: { message?: unknown; code?: unknown }): string {
     default:
       return typeof e.message === 'string' ? e.message : 'Bad request';
   }
-}
-
-function kindOf(status: number): ErrorKind | undefined {
-  const kinds: Record<number, ErrorKind> = {
-    400: ErrorKind.Validation,
-    401: ErrorKind.Unauthorized,
-    403: ErrorKind.Forbidden,
-    404: ErrorKind.NotFound,
-    409: ErrorKind.Conflict,
-    410: ErrorKind.Gone,
-    429: ErrorKind.RateLimited,
-  };
-  return kinds[status];
 }
 
 function describe(err: unknown): { type: string; message: string; stack?: string } {

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
-import { DomainError, ErrorKind } from '../../common/errors/domain-error';
 import { dummyPasswordHash, verifyPassword } from '../users/password';
 import { UsersRepository } from '../users/users.repository';
-import { UsersService, WEAK_PASSWORD_MESSAGE } from '../users/users.service';
+import { UsersService } from '../users/users.service';
 import { AccessTokenClaims, AccessTokens, ACCESS_TOKEN_TTL_SECONDS, AUDIENCE, InvalidTokenError } from './access-tokens';
-import { GoTrueError } from '../platform-errors';
+import { AuthError, AuthErrorCode } from '../platform-errors';
 import { PlatformCaller } from '../platform-caller';
 import { SessionsRepository } from './sessions.repository';
 import { GoTrueUser, toGoTrueUser } from './user.mapper';
@@ -21,8 +20,8 @@ export interface TokenResponse {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const invalidCredentials = () => new GoTrueError(400, 'invalid_credentials', 'Invalid login credentials');
-const badJwt = (reason: string) => new GoTrueError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`);
+const invalidCredentials = () => new AuthError(AuthErrorCode.InvalidCredentials, 'Invalid login credentials');
+const badJwt = (reason: string) => new AuthError(AuthErrorCode.BadJwt, `invalid JWT: unable to parse or verify signature, ${reason}`);
 const asObject = (body: unknown): Record<string, unknown> =>
   typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 
@@ -40,13 +39,13 @@ export class AuthService {
   token(grantType: unknown, body: unknown): Promise<TokenResponse> {
     if (grantType === 'password') return this.passwordGrant(asObject(body));
     if (grantType === 'refresh_token') return this.refreshGrant(asObject(body));
-    throw new GoTrueError(400, 'validation_failed', 'unsupported_grant_type');
+    throw new AuthError(AuthErrorCode.ValidationFailed, 'unsupported_grant_type');
   }
 
   /** A wrong email costs the same argon2 verification as a wrong password, so answers do not reveal which emails exist. */
   private async passwordGrant(body: Record<string, unknown>): Promise<TokenResponse> {
     const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-    if (!email) throw new GoTrueError(400, 'validation_failed', 'missing email or phone');
+    if (!email) throw new AuthError(AuthErrorCode.ValidationFailed, 'missing email or phone');
     const password = typeof body.password === 'string' ? body.password : '';
     const user = await this.users.findByEmail(email);
     const ok = await verifyPassword(user?.encryptedPassword ?? (await dummyPasswordHash()), password);
@@ -57,12 +56,12 @@ export class AuthService {
 
   private async refreshGrant(body: Record<string, unknown>): Promise<TokenResponse> {
     const token = typeof body.refresh_token === 'string' ? body.refresh_token : '';
-    if (!token) throw new GoTrueError(400, 'validation_failed', 'refresh_token required');
+    if (!token) throw new AuthError(AuthErrorCode.ValidationFailed, 'refresh_token required');
     const result = await this.sessions.rotate(token);
-    if (result.outcome === 'reused') throw new GoTrueError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
-    if (result.outcome === 'unknown') throw new GoTrueError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+    if (result.outcome === 'reused') throw new AuthError(AuthErrorCode.RefreshTokenAlreadyUsed, 'Invalid Refresh Token: Already Used');
+    if (result.outcome === 'unknown') throw new AuthError(AuthErrorCode.RefreshTokenNotFound, 'Invalid Refresh Token: Refresh Token Not Found');
     const user = await this.users.findById(result.userId);
-    if (!user) throw new GoTrueError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+    if (!user) throw new AuthError(AuthErrorCode.RefreshTokenNotFound, 'Invalid Refresh Token: Refresh Token Not Found');
     return this.issue(user, result.sessionId, result.refreshToken!);
   }
 
@@ -82,9 +81,9 @@ export class AuthService {
   async user(bearer: string | undefined): Promise<GoTrueUser> {
     const claims = await this.userClaims(bearer);
     const user = UUID.test(claims.sub) ? await this.users.findById(claims.sub) : null;
-    if (!user) throw new GoTrueError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+    if (!user) throw new AuthError(AuthErrorCode.TokenUserNotFound, 'User from sub claim in JWT does not exist');
     if (!claims.session_id || !UUID.test(claims.session_id) || !(await this.sessions.sessionExists(claims.session_id, user.id))) {
-      throw new GoTrueError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+      throw new AuthError(AuthErrorCode.SessionNotFound, 'Session from session_id claim in JWT does not exist');
     }
     return toGoTrueUser(user);
   }
@@ -94,14 +93,14 @@ export class AuthService {
     const claims = await this.userClaims(bearer);
     const s = scope === undefined ? 'global' : scope;
     if (s !== 'global' && s !== 'local' && s !== 'others') {
-      throw new GoTrueError(400, 'validation_failed', 'Unsupported logout scope');
+      throw new AuthError(AuthErrorCode.ValidationFailed, 'Unsupported logout scope');
     }
     if (!UUID.test(claims.sub) || !claims.session_id || !UUID.test(claims.session_id)) return;
     await this.sessions.endSessions(claims.sub, s, claims.session_id);
   }
 
   private async userClaims(bearer: string | undefined): Promise<AccessTokenClaims & { session_id?: string }> {
-    if (!bearer) throw new GoTrueError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
+    if (!bearer) throw new AuthError(AuthErrorCode.NoAuthorization, 'This endpoint requires a valid Bearer token');
     let claims: AccessTokenClaims;
     try {
       claims = await this.tokens.verify(bearer);
@@ -118,21 +117,17 @@ export class AuthService {
   async adminCreate(caller: PlatformCaller, body: unknown): Promise<GoTrueUser> {
     requireServiceRole(caller);
     const b = asObject(body);
-    if (typeof b.email !== 'string' || b.email.trim() === '') throw new GoTrueError(400, 'validation_failed', 'Unable to validate email address: invalid format');
-    if (b.password !== undefined && typeof b.password !== 'string') throw new GoTrueError(400, 'validation_failed', 'password must be a string');
+    if (typeof b.email !== 'string' || b.email.trim() === '') throw new AuthError(AuthErrorCode.ValidationFailed, 'Unable to validate email address: invalid format');
+    if (b.password !== undefined && typeof b.password !== 'string') throw new AuthError(AuthErrorCode.ValidationFailed, 'password must be a string');
     const metadata = typeof b.user_metadata === 'object' && b.user_metadata !== null && !Array.isArray(b.user_metadata) ? (b.user_metadata as Record<string, unknown>) : {};
-    try {
-      const { user } = await this.usersService.create({
-        email: b.email,
-        password: typeof b.password === 'string' ? b.password : '',
-        withProfile: false,
-        emailConfirmed: b.email_confirm === true,
-        metadata,
-      });
-      return toGoTrueUser(user);
-    } catch (err) {
-      throw toGoTrue(err);
-    }
+    const { user } = await this.usersService.create({
+      email: b.email,
+      password: typeof b.password === 'string' ? b.password : '',
+      withProfile: false,
+      emailConfirmed: b.email_confirm === true,
+      metadata,
+    });
+    return toGoTrueUser(user);
   }
 
   async adminList(caller: PlatformCaller, page: unknown, perPage: unknown): Promise<{ users: GoTrueUser[]; aud: string; total: number }> {
@@ -146,29 +141,22 @@ export class AuthService {
   async adminGet(caller: PlatformCaller, id: string): Promise<GoTrueUser> {
     requireServiceRole(caller);
     const user = UUID.test(id) ? await this.users.findById(id) : null;
-    if (!user) throw new GoTrueError(404, 'user_not_found', 'User not found');
+    if (!user) throw new AuthError(AuthErrorCode.UserNotFound, 'User not found');
     return toGoTrueUser(user);
   }
 
   async adminDelete(caller: PlatformCaller, id: string): Promise<Record<string, never>> {
     requireServiceRole(caller);
-    if (!UUID.test(id) || !(await this.users.delete(id))) throw new GoTrueError(404, 'user_not_found', 'User not found');
+    if (!UUID.test(id) || !(await this.users.delete(id))) throw new AuthError(AuthErrorCode.UserNotFound, 'User not found');
     return {};
   }
 }
 
 function requireServiceRole(caller: PlatformCaller): void {
-  if (caller.role !== 'service_role') throw new GoTrueError(403, 'not_admin', 'User not allowed');
+  if (caller.role !== 'service_role') throw new AuthError(AuthErrorCode.NotAdmin, 'User not allowed');
 }
 
 function positiveInt(v: unknown, fallback: number): number {
   const n = typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
   return n >= 1 ? n : fallback;
-}
-
-function toGoTrue(err: unknown): unknown {
-  if (!(err instanceof DomainError) || err instanceof GoTrueError) return err;
-  if (err.kind === ErrorKind.Conflict) return new GoTrueError(422, 'email_exists', err.message);
-  if (err.message === WEAK_PASSWORD_MESSAGE) return new GoTrueError(422, 'weak_password', err.message);
-  return new GoTrueError(400, 'validation_failed', err.message);
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { TransactionHost } from '../../database/transaction-host';
 
 export const hashRefreshToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -10,13 +9,13 @@ export type RotateResult = { outcome: 'rotated'; sessionId: string; userId: stri
 /** auth.sessions and auth.refresh_tokens. Refresh tokens are stored as their SHA-256 only. */
 @Injectable()
 export class SessionsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly tx: TransactionHost) {}
 
   async createSession(userId: string, signedInAt: Date): Promise<{ sessionId: string; refreshToken: string }> {
-    return this.ds.transaction(async (em) => {
-      const [session] = await em.query(`INSERT INTO auth.sessions (user_id) VALUES ($1) RETURNING id`, [userId]);
-      await em.query(`UPDATE auth.users SET last_sign_in_at = $2 WHERE id = $1`, [userId, signedInAt]);
-      const refreshToken = await this.issueWith(em.query.bind(em), session.id);
+    return this.tx.run(async () => {
+      const [session] = await this.tx.query(`INSERT INTO auth.sessions (user_id) VALUES ($1) RETURNING id`, [userId]);
+      await this.tx.query(`UPDATE auth.users SET last_sign_in_at = $2 WHERE id = $1`, [userId, signedInAt]);
+      const refreshToken = await this.issueWith((sql, params) => this.tx.query(sql, params), session.id);
       return { sessionId: session.id as string, refreshToken };
     });
   }
@@ -26,8 +25,8 @@ export class SessionsRepository {
    * A token used a second time ends its session (someone else holds a copy of it).
    */
   async rotate(token: string): Promise<RotateResult & { refreshToken?: string }> {
-    return this.ds.transaction(async (em) => {
-      const rows: { session_id: string; user_id: string }[] = await em.query(
+    return this.tx.run(async () => {
+      const rows: { session_id: string; user_id: string }[] = await this.tx.query(
         // (a CTE, so that the driver answers rows rather than an UPDATE's [rows, count])
         `WITH used AS (
            UPDATE auth.refresh_tokens t SET revoked = true
@@ -38,15 +37,15 @@ export class SessionsRepository {
         [hashRefreshToken(token)],
       );
       if (rows.length === 1) {
-        await em.query(`UPDATE auth.sessions SET updated_at = now() WHERE id = $1`, [rows[0].session_id]);
-        const refreshToken = await this.issueWith(em.query.bind(em), rows[0].session_id);
+        await this.tx.query(`UPDATE auth.sessions SET updated_at = now() WHERE id = $1`, [rows[0].session_id]);
+        const refreshToken = await this.issueWith((sql, params) => this.tx.query(sql, params), rows[0].session_id);
         return { outcome: 'rotated' as const, sessionId: rows[0].session_id, userId: rows[0].user_id, refreshToken };
       }
-      const used: { session_id: string }[] = await em.query(`SELECT session_id FROM auth.refresh_tokens WHERE token_hash = $1`, [
+      const used: { session_id: string }[] = await this.tx.query(`SELECT session_id FROM auth.refresh_tokens WHERE token_hash = $1`, [
         hashRefreshToken(token),
       ]);
       if (used.length === 1) {
-        await em.query(`DELETE FROM auth.sessions WHERE id = $1`, [used[0].session_id]);
+        await this.tx.query(`DELETE FROM auth.sessions WHERE id = $1`, [used[0].session_id]);
         return { outcome: 'reused' as const, sessionId: used[0].session_id };
       }
       return { outcome: 'unknown' as const };
@@ -54,15 +53,15 @@ export class SessionsRepository {
   }
 
   async sessionExists(sessionId: string, userId: string): Promise<boolean> {
-    const rows = await this.ds.query(`SELECT 1 FROM auth.sessions WHERE id = $1 AND user_id = $2`, [sessionId, userId]);
+    const rows = await this.tx.query(`SELECT 1 FROM auth.sessions WHERE id = $1 AND user_id = $2`, [sessionId, userId]);
     return rows.length === 1;
   }
 
   /** Ends sessions (their refresh tokens go with them): one, all of a user's, or all but one. */
   async endSessions(userId: string, scope: 'local' | 'global' | 'others', sessionId: string): Promise<void> {
-    if (scope === 'local') await this.ds.query(`DELETE FROM auth.sessions WHERE id = $1 AND user_id = $2`, [sessionId, userId]);
-    else if (scope === 'others') await this.ds.query(`DELETE FROM auth.sessions WHERE user_id = $1 AND id <> $2`, [userId, sessionId]);
-    else await this.ds.query(`DELETE FROM auth.sessions WHERE user_id = $1`, [userId]);
+    if (scope === 'local') await this.tx.query(`DELETE FROM auth.sessions WHERE id = $1 AND user_id = $2`, [sessionId, userId]);
+    else if (scope === 'others') await this.tx.query(`DELETE FROM auth.sessions WHERE user_id = $1 AND id <> $2`, [userId, sessionId]);
+    else await this.tx.query(`DELETE FROM auth.sessions WHERE user_id = $1`, [userId]);
   }
 
   private async issueWith(query: (sql: string, params: unknown[]) => Promise<unknown>, sessionId: string): Promise<string> {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { PostgrestError } from '../platform-errors';
+import { REST_ERRORS } from './rest-error.surface';
 import { parseAccept, parseFilter, parseInList, parseOrder, parsePrefer, parseQuery } from './rest-query';
 import { RestTable } from './rest-tables';
 
@@ -25,7 +26,7 @@ describe('rest-query', () => {
           parseFilter(table, 'rmm_agent_id', raw);
         } catch (err) {
           expect(err).toBeInstanceOf(PostgrestError);
-          expect((err as PostgrestError).status).toBe(400);
+          expect(REST_ERRORS[(err as PostgrestError).code].status).toBe(400);
         }
       }),
     );

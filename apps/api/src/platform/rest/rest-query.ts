@@ -1,4 +1,4 @@
-import { PostgrestError } from '../platform-errors';
+import { PostgrestError, RestErrorCode } from '../platform-errors';
 import { RestTable } from './rest-tables';
 
 /**
@@ -44,10 +44,10 @@ export const MAX_ROWS = 1000;
 
 type Query = Record<string, unknown>;
 
-const parseError = (message: string, details: string | null = null): PostgrestError => new PostgrestError(400, 'PGRST100', message, details);
+const parseError = (message: string, details: string | null = null): PostgrestError => new PostgrestError(RestErrorCode.ParseError, message, details);
 
 export const unknownColumn = (table: RestTable, column: string): PostgrestError =>
-  new PostgrestError(400, '42703', `column ${table.name}.${column} does not exist`);
+  new PostgrestError(RestErrorCode.DbUndefined, `column ${table.name}.${column} does not exist`, null, null, '42703');
 
 function values(q: Query, key: string): string[] {
   const v = q[key];
@@ -73,7 +73,7 @@ export function parseSelect(table: RestTable, raw: string | undefined): SelectIt
     if (item === '*') return { column: '*', alias: '*' };
     if (item.includes('(')) {
       const rel = item.slice(0, item.indexOf('(')).split(':').pop();
-      throw new PostgrestError(400, 'PGRST200', `Could not find a relationship between '${table.name}' and '${rel}' in the schema cache`);
+      throw new PostgrestError(RestErrorCode.RelationshipNotFound, `Could not find a relationship between '${table.name}' and '${rel}' in the schema cache`);
     }
     if (item.includes('::') || item.includes('->')) throw parseError(`failed to parse select parameter (${raw})`, 'casts and JSON paths are not supported');
     const m = /^(?:([A-Za-z_][A-Za-z0-9_]*):)?([A-Za-z_][A-Za-z0-9_]*)$/.exec(item);
@@ -205,13 +205,13 @@ export function parseAccept(header: string | string[] | undefined): 'array' | 'o
   const value = (Array.isArray(header) ? header.join(',') : (header ?? '')).toLowerCase();
   if (value.includes('application/vnd.pgrst.object')) return 'object';
   if (value.trim() === '' || /(^|,|\s)(\*\/\*|application\/\*|application\/json)/.test(value)) return 'array';
-  throw new PostgrestError(406, 'PGRST107', `None of these media types are available: ${value}`);
+  throw new PostgrestError(RestErrorCode.NotAcceptable, `None of these media types are available: ${value}`);
 }
 
 /** Accept-Profile / Content-Profile: only the public schema is exposed. */
 export function checkProfile(header: string | string[] | undefined): void {
   const value = Array.isArray(header) ? header[0] : header;
   if (value !== undefined && value !== 'public') {
-    throw new PostgrestError(406, 'PGRST106', 'The schema must be one of the following: public', null, null);
+    throw new PostgrestError(RestErrorCode.UnknownSchema, 'The schema must be one of the following: public');
   }
 }

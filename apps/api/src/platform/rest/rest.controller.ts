@@ -3,7 +3,7 @@ import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidTokenError } from '../auth/access-tokens';
 import { PlatformCaller, PlatformCallers } from '../platform-caller';
-import { PostgrestError } from '../platform-errors';
+import { PostgrestError, RestErrorCode } from '../platform-errors';
 import { RestRequest, RestResponse, RestService } from './rest.service';
 
 const TABLE = { name: 'table', enum: ['user_profiles', 'enrollment_log'] };
@@ -53,8 +53,8 @@ export class RestController {
     } catch (err) {
       if (err instanceof InvalidTokenError) {
         throw err.problem === 'expired'
-          ? new PostgrestError(401, 'PGRST303', 'JWT expired')
-          : new PostgrestError(401, 'PGRST301', 'JWT could not be decoded or its signature is invalid');
+          ? new PostgrestError(RestErrorCode.JwtExpired, 'JWT expired')
+          : new PostgrestError(RestErrorCode.JwtInvalid, 'JWT could not be decoded or its signature is invalid');
       }
       throw err;
     }

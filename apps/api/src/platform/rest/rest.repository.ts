@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryRunner } from 'typeorm';
 import { PlatformCaller } from '../platform-caller';
-import { PostgrestError } from '../platform-errors';
+import { PostgrestError, RestErrorCode } from '../platform-errors';
 import { Sql } from './rest-sql';
 import { restTables, RestTable } from './rest-tables';
 
@@ -56,20 +56,21 @@ export class RestRepository {
 export function toPostgrestError(err: unknown, caller: PlatformCaller): unknown {
   if (err instanceof PostgrestError) return err;
   const e = (err as { driverError?: Record<string, unknown> })?.driverError ?? (err as Record<string, unknown>);
-  const code = typeof e?.code === 'string' ? e.code : undefined;
-  if (!code || !/^[0-9A-Z]{5}$/.test(code)) return err;
-  const status = statusOf(code, caller);
-  if (status === undefined) return err;
+  const sqlstate = typeof e?.code === 'string' ? e.code : undefined;
+  if (!sqlstate || !/^[0-9A-Z]{5}$/.test(sqlstate)) return err;
+  const code = classify(sqlstate, caller);
+  if (code === undefined) return err;
   const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-  return new PostgrestError(status, code, String(e.message ?? 'error'), str(e.detail), str(e.hint));
+  return new PostgrestError(code, String(e.message ?? 'error'), str(e.detail), str(e.hint), sqlstate);
 }
 
-function statusOf(code: string, caller: PlatformCaller): number | undefined {
-  if (code === '42501') return caller.role === 'anon' ? 401 : 403; // insufficient_privilege
-  if (code === '23505' || code === '23503' || code === '23P01') return 409;
-  if (code === '42703' || code === '42883') return 400;
-  if (code === '42P01') return 404;
-  if (code === '57014') return 504; // statement_timeout
-  if (code.startsWith('22') || code.startsWith('23')) return 400; // data exceptions, other constraint violations
+/** What a SQLSTATE means for the caller (the REST surface's table gives each its status). */
+function classify(sqlstate: string, caller: PlatformCaller): RestErrorCode | undefined {
+  if (sqlstate === '42501') return caller.role === 'anon' ? RestErrorCode.DbPermissionDeniedAnon : RestErrorCode.DbPermissionDenied;
+  if (sqlstate === '23505' || sqlstate === '23503' || sqlstate === '23P01') return RestErrorCode.DbConflict;
+  if (sqlstate === '42703' || sqlstate === '42883') return RestErrorCode.DbUndefined;
+  if (sqlstate === '42P01') return RestErrorCode.DbUndefinedTable;
+  if (sqlstate === '57014') return RestErrorCode.DbTimeout;
+  if (sqlstate.startsWith('22') || sqlstate.startsWith('23')) return RestErrorCode.DbInvalidData;
   return undefined;
 }

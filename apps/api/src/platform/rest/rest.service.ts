@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PlatformCaller } from '../platform-caller';
-import { PostgrestError } from '../platform-errors';
+import { PostgrestError, RestErrorCode } from '../platform-errors';
 import { checkProfile, MAX_ROWS, parseAccept, parsePrefer, parseQuery, RestQuery } from './rest-query';
 import { countSql, deleteSql, insertSql, selectSql, updateSql } from './rest-sql';
 import { RestRepository, RestTx } from './rest.repository';
@@ -26,7 +26,7 @@ interface Outcome {
   n: number;
 }
 
-const invalidJson = (details: string | null = null) => new PostgrestError(400, 'PGRST102', 'Empty or invalid json', details);
+const invalidJson = (details: string | null = null) => new PostgrestError(RestErrorCode.InvalidJson, 'Empty or invalid json', details);
 const contentRange = (offset: number, n: number, total: number | '*'): string => (n === 0 ? `*/${total}` : `${offset}-${offset + n - 1}/${total}`);
 
 /** /rest/v1/{table}: PostgREST's read, insert, update and delete over the exposed tables, as the caller. */
@@ -121,20 +121,20 @@ export class RestService {
   private mutationQuery(table: RestTable, query: Record<string, unknown>): RestQuery {
     const q = parseQuery(table, query);
     if (q.limit !== undefined || q.offset !== 0 || q.order.length > 0) {
-      throw new PostgrestError(400, 'PGRST100', 'limit, offset and order are not supported on PATCH and DELETE by this server');
+      throw new PostgrestError(RestErrorCode.ParseError, 'limit, offset and order are not supported on PATCH and DELETE by this server');
     }
     return q;
   }
 
   private table(name: string): RestTable {
     const t = this.repo.tables.get(name);
-    if (!t) throw new PostgrestError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`);
+    if (!t) throw new PostgrestError(RestErrorCode.TableNotFound, `Could not find the table 'public.${name}' in the schema cache`);
     return t;
   }
 
   private checkColumn(table: RestTable, column: string): void {
     if (!table.columns.has(column)) {
-      throw new PostgrestError(400, 'PGRST204', `Could not find the '${column}' column of '${table.name}' in the schema cache`);
+      throw new PostgrestError(RestErrorCode.ColumnNotFound, `Could not find the '${column}' column of '${table.name}' in the schema cache`);
     }
   }
 }
@@ -148,7 +148,7 @@ async function run(tx: RestTx, sql: { text: string; params: unknown[] }): Promis
 /** vnd.pgrst.object+json: exactly one row, else 406 (PGRST116). */
 function singular(rows: unknown[]): unknown {
   if (rows.length !== 1) {
-    throw new PostgrestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows.length} rows`);
+    throw new PostgrestError(RestErrorCode.SingularityViolation, 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows.length} rows`);
   }
   return rows[0];
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UserEntity, UserProfileEntity } from '@app/entities';
-import { DomainError, ErrorKind, invalid } from '../../common/errors/domain-error';
+import { DomainError } from '../../common/errors/domain-error';
 import { isUniqueViolation } from '../../database/pg-errors';
 import { hashPassword } from './password';
+import { UsersErrorCode } from './users.errors';
 import { UsersRepository } from './users.repository';
 
 export interface NewUser {
@@ -28,7 +29,7 @@ export class UsersService {
   async create(input: NewUser): Promise<{ user: UserEntity; profile: UserProfileEntity | null }> {
     const email = normaliseEmail(input.email);
     if (typeof input.password !== 'string' || input.password.length < MIN_PASSWORD_LENGTH) {
-      throw invalid(WEAK_PASSWORD_MESSAGE, [{ field: 'password', message: `at least ${MIN_PASSWORD_LENGTH} characters` }]);
+      throw new DomainError(UsersErrorCode.WeakPassword, WEAK_PASSWORD_MESSAGE, [{ field: 'password', message: `at least ${MIN_PASSWORD_LENGTH} characters` }]);
     }
     const profile = input.withProfile === false ? null : { rmmClientId: input.clientId ?? null, rmmSiteId: input.siteId ?? null };
     try {
@@ -42,7 +43,7 @@ export class UsersService {
         profile,
       );
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DomainError(ErrorKind.Conflict, EMAIL_EXISTS_MESSAGE, [], 422);
+      if (isUniqueViolation(err)) throw new DomainError(UsersErrorCode.EmailTaken, EMAIL_EXISTS_MESSAGE, [{ field: 'email', message: 'already registered' }]);
       throw err;
     }
   }
@@ -51,7 +52,7 @@ export class UsersService {
 export function normaliseEmail(email: unknown): string {
   const clean = typeof email === 'string' ? email.trim().toLowerCase() : '';
   if (!/^[^\s@]+@[^\s@]+$/.test(clean)) {
-    throw invalid('Unable to validate email address: invalid format', [{ field: 'email', message: 'invalid format' }]);
+    throw new DomainError(UsersErrorCode.InvalidEmail, 'Unable to validate email address: invalid format', [{ field: 'email', message: 'invalid format' }]);
   }
   return clean;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, Repository } from 'typeorm';
+import { TransactionHost } from '../../database/transaction-host';
 import { AgentEntity } from '@app/entities';
 import { Page } from '../common/pagination.dto';
 
@@ -13,7 +13,12 @@ export interface AgentFilter {
 
 @Injectable()
 export class AgentsRepository {
-  constructor(@InjectRepository(AgentEntity) private readonly agents: Repository<AgentEntity>) {}
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get agents(): Repository<AgentEntity> {
+    return this.tx.repo(AgentEntity);
+  }
+
 
   /** Agents with their client and site names, by id (hostname uses IDX_agents_hostname, site IDX_agents_site). */
   list(f: AgentFilter, page: Page): Promise<[AgentEntity[], number]> {

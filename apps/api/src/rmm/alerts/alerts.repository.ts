@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, IsNull, Repository } from 'typeorm';
+import { TransactionHost } from '../../database/transaction-host';
 import { AlertEntity, AlertSeverity, AlertType } from '@app/entities';
 import { Page } from '../common/pagination.dto';
 
@@ -14,7 +14,12 @@ export interface AlertFilter {
 
 @Injectable()
 export class AlertsRepository {
-  constructor(@InjectRepository(AlertEntity) private readonly alerts: Repository<AlertEntity>) {}
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get alerts(): Repository<AlertEntity> {
+    return this.tx.repo(AlertEntity);
+  }
+
 
   /** By id (the order they were raised); active alerts use IDX_alerts_active. */
   list(f: AlertFilter, page: Page): Promise<[AlertEntity[], number]> {

@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ApiKeyEntity } from '@app/entities';
 import { ApiKeyUsage } from './api-key-usage';
+import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyEntity])],
+  controllers: [ApiKeysController],
   providers: [ApiKeysRepository, ApiKeysService, ApiKeyUsage],
   exports: [ApiKeysService, ApiKeyUsage],
 })

@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
+import { TransactionHost } from '../../database/transaction-host';
 import { ApiKeyEntity, ApiKeyScope } from '@app/entities';
 
 @Injectable()
 export class ApiKeysRepository {
-  constructor(@InjectRepository(ApiKeyEntity) private readonly repo: Repository<ApiKeyEntity>) {}
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get repo(): Repository<ApiKeyEntity> {
+    return this.tx.repo(ApiKeyEntity);
+  }
+
 
   insert(key: Pick<ApiKeyEntity, 'name' | 'prefix' | 'secretHash' | 'scopes' | 'expiresAt'>): Promise<ApiKeyEntity> {
     return this.repo.save(this.repo.create(key));

@@ -1,31 +1,45 @@
 import { Injectable } from '@nestjs/common';
 import { API_KEY_SCOPES, ApiKeyEntity, ApiKeyScope } from '@app/entities';
-import { invalid, notFound } from '../../common/errors/domain-error';
+import { Clock } from '../../common/clock';
+import { CommonErrorCode, DomainError, invalid, notFound } from '../../common/errors/domain-error';
+import { RmmEvents } from '../events/rmm-events';
 import { apiKeyMatches, apiKeyPrefix, generateApiKeySecret, hashApiKey } from './api-key-secret';
 import { ApiKeysRepository } from './api-keys.repository';
+import { keyExpiry } from './key-expiry';
 
 export interface NewApiKey {
   name: string;
-  scopes: ApiKeyScope[];
-  expiresAt?: Date | null;
+  scopes: readonly string[];
+  /** A duration from now ("30d"), or a time (ISO 8601 text or a Date); never both. Neither: no expiry. */
+  expiresIn?: string;
+  expiresAt?: string | Date | null;
 }
+
+export const hasScope = (key: ApiKeyEntity, scope: ApiKeyScope): boolean => key.scopes.includes('admin') || key.scopes.includes(scope);
 
 @Injectable()
 export class ApiKeysService {
-  constructor(private readonly keys: ApiKeysRepository) {}
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly clock: Clock,
+    private readonly events: RmmEvents,
+  ) {}
 
   /** Creates a key; the secret is returned this once and stored only as a hash. */
   async create(input: NewApiKey, secret = generateApiKeySecret()): Promise<{ key: ApiKeyEntity; secret: string }> {
     const name = input.name.trim();
     if (!name) throw invalid('name must not be empty', [{ field: 'name', message: 'must not be empty' }]);
     const scopes = normaliseScopes(input.scopes);
-    // (callers check that an expiry lies ahead against their Clock: the HTTP API and the CLI's --expires-in)
+    const expiresAt =
+      input.expiresAt instanceof Date
+        ? keyExpiry(this.clock.now(), { expiresAt: input.expiresAt.toISOString() })
+        : keyExpiry(this.clock.now(), { expiresIn: input.expiresIn, expiresAt: input.expiresAt ?? undefined });
     const key = await this.keys.insert({
       name,
       prefix: apiKeyPrefix(secret),
       secretHash: hashApiKey(secret),
       scopes,
-      expiresAt: input.expiresAt ?? null,
+      expiresAt,
     });
     return { key, secret };
   }
@@ -34,14 +48,27 @@ export class ApiKeysService {
     return this.keys.list();
   }
 
-  async revoke(id: number, at = new Date()): Promise<ApiKeyEntity> {
-    const key = await this.keys.revoke(id, at);
+  async revoke(id: number): Promise<ApiKeyEntity> {
+    const key = await this.keys.revoke(id, this.clock.now());
     if (!key) throw notFound();
+    this.events.emit('apikey.revoked', { keyId: key.id });
+    return key;
+  }
+
+  /**
+   * The key of a request, for every surface that takes the management API's keys (the HTTP guard; the
+   * events WebSocket's handshake later): Unauthorized when missing, wrong, revoked or expired; Forbidden
+   * when it lacks `scope` (admin keys have every scope).
+   */
+  async authenticate(secret: string | undefined, scope: ApiKeyScope): Promise<ApiKeyEntity> {
+    const key = secret ? await this.verify(secret) : null;
+    if (!key) throw new DomainError(CommonErrorCode.Unauthorized, 'Invalid token');
+    if (!hasScope(key, scope)) throw new DomainError(CommonErrorCode.Forbidden, 'permission denied');
     return key;
   }
 
   /** The key this secret belongs to, if it exists and is usable at `now`. */
-  async verify(secret: string, now = new Date()): Promise<ApiKeyEntity | null> {
+  async verify(secret: string, now = this.clock.now()): Promise<ApiKeyEntity | null> {
     if (!secret) return null;
     const candidates = await this.keys.findByPrefix(apiKeyPrefix(secret));
     const key = candidates.find((k) => apiKeyMatches(secret, k.secretHash));
@@ -76,12 +103,4 @@ export function normaliseScopes(scopes: readonly string[]): ApiKeyScope[] {
   return unique as ApiKeyScope[];
 }
 
-/** "30d", "12h", "90m", "3600s" → milliseconds. */
-export function parseDuration(text: string): number {
-  const m = /^(\d+)\s*([smhdw])$/.exec(text.trim());
-  if (!m) throw invalid(`invalid duration "${text}" (use e.g. 30d, 12h, 90m)`, [{ field: 'expires_in', message: 'invalid duration' }]);
-  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[m[2] as 's' | 'm' | 'h' | 'd' | 'w'];
-  const ms = Number(m[1]) * unit;
-  if (ms <= 0) throw invalid(`duration must be positive`, [{ field: 'expires_in', message: 'must be positive' }]);
-  return ms;
-}
+export { parseDuration } from './key-expiry';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, Repository } from 'typeorm';
+import { TransactionHost } from '../../database/transaction-host';
 import { AgentEntity, CheckEntity, ScriptEntity } from '@app/entities';
 import { Page } from '../common/pagination.dto';
 
@@ -8,11 +8,20 @@ export type CheckFields = Pick<CheckEntity, 'agentId' | 'checkType' | 'name' | '
 
 @Injectable()
 export class ChecksRepository {
-  constructor(
-    @InjectRepository(CheckEntity) private readonly checks: Repository<CheckEntity>,
-    @InjectRepository(AgentEntity) private readonly agents: Repository<AgentEntity>,
-    @InjectRepository(ScriptEntity) private readonly scripts: Repository<ScriptEntity>,
-  ) {}
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get checks(): Repository<CheckEntity> {
+    return this.tx.repo(CheckEntity);
+  }
+
+  private get agents(): Repository<AgentEntity> {
+    return this.tx.repo(AgentEntity);
+  }
+
+  private get scripts(): Repository<ScriptEntity> {
+    return this.tx.repo(ScriptEntity);
+  }
+
 
   /** By id; with an agent, uses IDX_checks_agent. */
   list(agentId: number | undefined, page: Page): Promise<[CheckEntity[], number]> {

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ClientEntity, SiteEntity } from '@app/entities';
+import { ClientsController } from './clients.controller';
 import { ClientsRepository } from './clients.repository';
 import { ClientsService } from './clients.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ClientEntity, SiteEntity])],
+  controllers: [ClientsController],
   providers: [ClientsRepository, ClientsService],
   exports: [ClientsService],
 })

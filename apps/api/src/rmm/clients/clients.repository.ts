@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { TransactionHost } from '../../database/transaction-host';
 import { ClientEntity, SiteEntity } from '@app/entities';
 
 @Injectable()
 export class ClientsRepository {
-  constructor(
-    @InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>,
-    @InjectRepository(SiteEntity) private readonly sites: Repository<SiteEntity>,
-  ) {}
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get clients(): Repository<ClientEntity> {
+    return this.tx.repo(ClientEntity);
+  }
+
+  private get sites(): Repository<SiteEntity> {
+    return this.tx.repo(SiteEntity);
+  }
+
 
   /** Clients with their sites, both ordered by id. */
   listWithSites(): Promise<ClientEntity[]> {

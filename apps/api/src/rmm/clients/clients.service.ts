@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ClientEntity, SiteEntity } from '@app/entities';
-import { DomainError, ErrorKind, invalid, notFound } from '../../common/errors/domain-error';
+import { DomainError, fieldInvalid, notFound } from '../../common/errors/domain-error';
 import { isStillReferenced, isUniqueViolation } from '../../database/pg-errors';
+import { TransactionHost } from '../../database/transaction-host';
+import { ClientsErrorCode } from './clients.errors';
 import { ClientsRepository } from './clients.repository';
 
 @Injectable()
 export class ClientsService {
-  constructor(private readonly repo: ClientsRepository) {}
+  constructor(
+    private readonly repo: ClientsRepository,
+    private readonly tx: TransactionHost,
+  ) {}
 
   list(): Promise<ClientEntity[]> {
     return this.repo.listWithSites();
@@ -20,24 +25,24 @@ export class ClientsService {
     return this.repo.findSite(id);
   }
 
-  async createClient(name: string): Promise<ClientEntity> {
-    const clean = requireName(name);
+  async createClient(name: string, field = 'name'): Promise<ClientEntity> {
+    const clean = requireName(name, field);
     try {
       return await this.repo.insertClient(clean);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DomainError(ErrorKind.Conflict, `a client named "${clean}" already exists`, [], 400);
+      if (isUniqueViolation(err)) throw new DomainError(ClientsErrorCode.ClientNameTaken, `a client named "${clean}" already exists`, [{ field, message: 'already exists' }]);
       throw err;
     }
   }
 
-  async createSite(clientId: number, name: string): Promise<SiteEntity> {
-    const clean = requireName(name);
+  async createSite(clientId: number, name: string, field = 'name'): Promise<SiteEntity> {
+    const clean = requireName(name, field);
     if (!(await this.repo.findClient(clientId))) throw notFound();
     try {
       return await this.repo.insertSite(clientId, clean);
     } catch (err) {
       if (isUniqueViolation(err)) {
-        throw new DomainError(ErrorKind.Conflict, `client ${clientId} already has a site named "${clean}"`, [], 400);
+        throw new DomainError(ClientsErrorCode.SiteNameTaken, `client ${clientId} already has a site named "${clean}"`, [{ field, message: 'already exists' }]);
       }
       throw err;
     }
@@ -49,19 +54,22 @@ export class ClientsService {
     return client;
   }
 
-  /** A client and, when named, its first site. */
-  async createClientWithSite(name: string, siteName?: string): Promise<ClientEntity> {
-    const client = await this.createClient(name);
-    if (siteName !== undefined) await this.createSite(client.id, siteName);
-    return this.get(client.id);
+  /** A client and, when named, its first site: both or neither (one transaction). */
+  createClientWithSite(name: string, siteName?: string): Promise<ClientEntity> {
+    return this.tx.run(async () => {
+      const client = await this.createClient(name);
+      if (siteName !== undefined) await this.createSite(client.id, siteName, 'site_name');
+      return this.get(client.id);
+    });
   }
 
   async renameClient(id: number, name: string): Promise<ClientEntity> {
-    const clean = requireName(name);
+    const field = 'name';
+    const clean = requireName(name, field);
     try {
       if (!(await this.repo.renameClient(id, clean))) throw notFound();
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DomainError(ErrorKind.Conflict, `a client named "${clean}" already exists`, [], 400);
+      if (isUniqueViolation(err)) throw new DomainError(ClientsErrorCode.ClientNameTaken, `a client named "${clean}" already exists`, [{ field, message: 'already exists' }]);
       throw err;
     }
     return this.get(id);
@@ -71,11 +79,11 @@ export class ClientsService {
   async deleteClient(id: number): Promise<void> {
     if (!(await this.repo.findClient(id))) throw notFound();
     const agents = await this.repo.countAgents({ clientId: id });
-    if (agents > 0) throw new DomainError(ErrorKind.Conflict, `client ${id} still has ${agents} agent(s): delete or move them first`, [], 400);
+    if (agents > 0) throw new DomainError(ClientsErrorCode.ClientHasAgents, `client ${id} still has ${agents} agent(s): delete or move them first`);
     try {
       await this.repo.deleteClient(id);
     } catch (err) {
-      if (isStillReferenced(err)) throw new DomainError(ErrorKind.Conflict, `client ${id} still has agents`, [], 400);
+      if (isStillReferenced(err)) throw new DomainError(ClientsErrorCode.ClientHasAgents, `client ${id} still has agents`);
       throw err;
     }
   }
@@ -86,13 +94,14 @@ export class ClientsService {
   }
 
   async renameSite(clientId: number, siteId: number, name: string): Promise<SiteEntity> {
-    const clean = requireName(name);
+    const field = 'name';
+    const clean = requireName(name, field);
     const site = await this.repo.findSite(siteId);
     if (!site || site.clientId !== clientId) throw notFound();
     try {
       await this.repo.renameSite(siteId, clean);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DomainError(ErrorKind.Conflict, `client ${clientId} already has a site named "${clean}"`, [], 400);
+      if (isUniqueViolation(err)) throw new DomainError(ClientsErrorCode.SiteNameTaken, `client ${clientId} already has a site named "${clean}"`, [{ field, message: 'already exists' }]);
       throw err;
     }
     return (await this.repo.findSite(siteId))!;
@@ -102,26 +111,29 @@ export class ClientsService {
     const site = await this.repo.findSite(siteId);
     if (!site || site.clientId !== clientId) throw notFound();
     const agents = await this.repo.countAgents({ siteId });
-    if (agents > 0) throw new DomainError(ErrorKind.Conflict, `site ${siteId} still has ${agents} agent(s): delete or move them first`, [], 400);
+    if (agents > 0) throw new DomainError(ClientsErrorCode.SiteHasAgents, `site ${siteId} still has ${agents} agent(s): delete or move them first`);
     try {
       await this.repo.deleteSite(siteId);
     } catch (err) {
-      if (isStillReferenced(err)) throw new DomainError(ErrorKind.Conflict, `site ${siteId} still has agents`, [], 400);
+      if (isStillReferenced(err)) throw new DomainError(ClientsErrorCode.SiteHasAgents, `site ${siteId} still has agents`);
       throw err;
     }
   }
 
-  /** The client and site with these names, created when missing (the default tenant). */
-  async ensureClientAndSite(clientName: string, siteName: string): Promise<{ client: ClientEntity; site: SiteEntity }> {
-    const client = (await this.repo.findClientByName(clientName)) ?? (await this.createClient(clientName));
-    const site = (await this.repo.findSiteByName(client.id, siteName)) ?? (await this.createSite(client.id, siteName));
-    return { client, site };
+  /** The client and site with these names, created when missing (the default tenant), in one transaction. */
+  ensureClientAndSite(clientName: string, siteName: string): Promise<{ client: ClientEntity; site: SiteEntity }> {
+    return this.tx.run(async () => {
+      const client = (await this.repo.findClientByName(clientName)) ?? (await this.createClient(clientName));
+      const site = (await this.repo.findSiteByName(client.id, siteName)) ?? (await this.createSite(client.id, siteName));
+      return { client, site };
+    });
   }
 }
 
-function requireName(name: string): string {
+/** A trimmed, non-empty name of at most 200 characters; errors name `field` (name, or site_name). */
+function requireName(name: string, field: string): string {
   const clean = (name ?? '').trim();
-  if (!clean) throw invalid('name must not be empty', [{ field: 'name', message: 'must not be empty' }]);
-  if (clean.length > 200) throw invalid('name is too long', [{ field: 'name', message: 'at most 200 characters' }]);
+  if (!clean) throw fieldInvalid(field, 'must not be empty', `${field} must not be empty`);
+  if (clean.length > 200) throw fieldInvalid(field, 'at most 200 characters', `${field} is too long`);
   return clean;
 }

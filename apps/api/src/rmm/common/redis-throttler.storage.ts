@@ -48,8 +48,4 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
       timeToBlockExpire: isBlocked ? Math.ceil(blockMs / 1000) : 0,
     };
   }
-
-  async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
-  }
 }

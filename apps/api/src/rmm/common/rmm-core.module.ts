@@ -1,8 +1,6 @@
-import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { ExecutionContext } from '@nestjs/common';
-import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
-import { ThrottlerStorageService } from '@nestjs/throttler';
-import Redis from 'ioredis';
+import { ExecutionContext, Global, Module } from '@nestjs/common';
+import { ThrottlerModule, ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { RedisConnections } from '../../common/redis/redis.module';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { ApiKeyGuard } from './api-key.guard';
@@ -14,15 +12,6 @@ const MINUTE_MS = 60_000;
 export const RMM_THROTTLER_STORAGE = Symbol('RMM_THROTTLER_STORAGE');
 
 const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetadata(DEPLOYMENT_CREATION_KEY, ctx.getHandler()) === true;
-
-/** Closes the Redis connection of the rate limiter at shutdown. */
-@Injectable()
-class ThrottlerStorageCloser implements OnApplicationShutdown {
-  constructor(@Inject(RMM_THROTTLER_STORAGE) private readonly storage: ThrottlerStorage) {}
-  async onApplicationShutdown(): Promise<void> {
-    if (this.storage instanceof RedisThrottlerStorage) await this.storage.close();
-  }
-}
 
 /**
  * What every /api/v3 controller needs: the key guard and the rate limits. Two throttlers share one bucket
@@ -47,7 +36,7 @@ class ThrottlerStorageCloser implements OnApplicationShutdown {
       }),
     }),
   ],
-  providers: [ApiKeyGuard, RmmThrottlerGuard, ThrottlerStorageCloser],
+  providers: [ApiKeyGuard, RmmThrottlerGuard],
   exports: [ApiKeysModule, ApiKeyGuard, RmmThrottlerGuard],
 })
 export class RmmCoreModule {}
@@ -58,11 +47,9 @@ export class RmmCoreModule {}
   providers: [
     {
       provide: RMM_THROTTLER_STORAGE,
-      inject: [RuntimeConfig],
-      useFactory: (config: RuntimeConfig): ThrottlerStorage =>
-        config.redisUrl
-          ? new RedisThrottlerStorage(new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1000, lazyConnect: false }))
-          : new ThrottlerStorageService(),
+      inject: [RedisConnections],
+      useFactory: (redis: RedisConnections): ThrottlerStorage =>
+        redis.enabled ? new RedisThrottlerStorage(redis.shared()) : new ThrottlerStorageService(),
     },
   ],
   exports: [RMM_THROTTLER_STORAGE],

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { DeploymentDownloadEntity, DeploymentEntity } from '@app/entities';
 import { ClientsModule } from '../clients/clients.module';
 import { DeploymentsController } from './deployments.controller';
 import { DeploymentsRepository } from './deployments.repository';
@@ -8,7 +6,7 @@ import { DeploymentsService } from './deployments.service';
 import { DownloadController } from './download.controller';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([DeploymentEntity, DeploymentDownloadEntity]), ClientsModule],
+  imports: [ClientsModule],
   controllers: [DeploymentsController, DownloadController],
   providers: [DeploymentsRepository, DeploymentsService],
   exports: [DeploymentsService],

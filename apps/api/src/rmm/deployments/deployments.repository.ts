@@ -1,15 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, MoreThan, Repository } from 'typeorm';
+import { TransactionHost } from '../../database/transaction-host';
 import { DeploymentDownloadEntity, DeploymentEntity } from '@app/entities';
 import { Page } from '../common/pagination.dto';
 
 @Injectable()
 export class DeploymentsRepository {
-  constructor(
-    @InjectRepository(DeploymentEntity) private readonly deployments: Repository<DeploymentEntity>,
-    @InjectRepository(DeploymentDownloadEntity) private readonly downloads: Repository<DeploymentDownloadEntity>,
-  ) {}
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get deployments(): Repository<DeploymentEntity> {
+    return this.tx.repo(DeploymentEntity);
+  }
+
+  private get downloads(): Repository<DeploymentDownloadEntity> {
+    return this.tx.repo(DeploymentDownloadEntity);
+  }
+
 
   insert(d: Pick<DeploymentEntity, 'clientId' | 'siteId' | 'arch' | 'installFlags' | 'expiresAt' | 'createdByKeyId'>): Promise<DeploymentEntity> {
     return this.deployments.save(this.deployments.create(d));

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyEntity, DeploymentEntity } from '@app/entities';
 import { Clock } from '../../common/clock';
-import { DomainError, ErrorKind, invalid, notFound } from '../../common/errors/domain-error';
+import { DomainError, invalid, notFound } from '../../common/errors/domain-error';
+import { isUuid } from '../../common/values';
+import { DeploymentsErrorCode } from './deployments.errors';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { ClientsService } from '../clients/clients.service';
 import { Page } from '../common/pagination.dto';
@@ -59,12 +61,12 @@ export class DeploymentsService {
    * attempt on a known deployment is recorded (time, address, user agent, answer).
    */
   async download(uuid: string, from: { ip: string | null; userAgent: string | null }): Promise<Installer> {
-    const d = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid) ? await this.repo.findByUuid(uuid.toLowerCase()) : null;
+    const d = isUuid(uuid) ? await this.repo.findByUuid(uuid.toLowerCase()) : null;
     if (!d) throw notFound();
     const now = this.clock.now();
-    const gone = d.revokedAt ? 'deployment revoked' : d.expiresAt.getTime() <= now.getTime() ? 'deployment expired' : null;
+    const gone = d.revokedAt ? DeploymentsErrorCode.Revoked : d.expiresAt.getTime() <= now.getTime() ? DeploymentsErrorCode.Expired : null;
     await this.repo.recordDownload({ deploymentId: d.id, ip: from.ip, userAgent: from.userAgent?.slice(0, 500) ?? null, status: gone ? 410 : 200, downloadedAt: now });
-    if (gone) throw new DomainError(ErrorKind.Gone, gone);
+    if (gone) throw new DomainError(gone, gone === DeploymentsErrorCode.Revoked ? 'deployment revoked' : 'deployment expired');
     return buildInstaller(d, this.config.publicUrl.replace(/\/+$/, ''));
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { TransactionHost } from '../../database/transaction-host';
 import { ScriptEntity } from '@app/entities';
 import { Page } from '../common/pagination.dto';
 
@@ -8,7 +8,12 @@ export type ScriptFields = Pick<ScriptEntity, 'name' | 'shell' | 'description' |
 
 @Injectable()
 export class ScriptsRepository {
-  constructor(@InjectRepository(ScriptEntity) private readonly scripts: Repository<ScriptEntity>) {}
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get scripts(): Repository<ScriptEntity> {
+    return this.tx.repo(ScriptEntity);
+  }
+
 
   list(page: Page): Promise<[ScriptEntity[], number]> {
     return this.scripts.findAndCount({ order: { id: 'ASC' }, skip: page.offset, take: page.limit });

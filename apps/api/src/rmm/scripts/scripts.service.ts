@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ScriptEntity } from '@app/entities';
-import { DomainError, ErrorKind, notFound } from '../../common/errors/domain-error';
+import { DomainError, notFound } from '../../common/errors/domain-error';
+import { ScriptsErrorCode } from './scripts.errors';
 import { isStillReferenced, isUniqueViolation } from '../../database/pg-errors';
 import { Page } from '../common/pagination.dto';
 import { CreateScriptDto, UpdateScriptDto } from './scripts.dto';
@@ -54,12 +55,12 @@ export class ScriptsService {
     await this.get(id);
     const used = await this.repo.usage(id);
     if (used.tasks + used.checks > 0) {
-      throw new DomainError(ErrorKind.Conflict, `script ${id} is used by ${used.tasks} task(s) and ${used.checks} check(s): remove them first`, [], 400);
+      throw new DomainError(ScriptsErrorCode.InUse, `script ${id} is used by ${used.tasks} task(s) and ${used.checks} check(s): remove them first`);
     }
     try {
       await this.repo.delete(id);
     } catch (err) {
-      if (isStillReferenced(err)) throw new DomainError(ErrorKind.Conflict, `script ${id} is in use`, [], 400);
+      if (isStillReferenced(err)) throw new DomainError(ScriptsErrorCode.InUse, `script ${id} is in use`);
       throw err;
     }
   }
@@ -68,7 +69,7 @@ export class ScriptsService {
     try {
       return await write();
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DomainError(ErrorKind.Conflict, `a script named "${name}" already exists`, [], 400);
+      if (isUniqueViolation(err)) throw new DomainError(ScriptsErrorCode.NameTaken, `a script named "${name}" already exists`, [{ field: 'name', message: 'already exists' }]);
       throw err;
     }
   }

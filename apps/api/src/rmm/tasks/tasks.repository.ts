@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, Repository } from 'typeorm';
+import { TransactionHost } from '../../database/transaction-host';
 import { AgentEntity, ScriptEntity, TaskEntity } from '@app/entities';
 import { Page } from '../common/pagination.dto';
 
@@ -8,11 +8,20 @@ export type TaskFields = Pick<TaskEntity, 'name' | 'agentId' | 'scriptId' | 'sch
 
 @Injectable()
 export class TasksRepository {
-  constructor(
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
-    @InjectRepository(AgentEntity) private readonly agents: Repository<AgentEntity>,
-    @InjectRepository(ScriptEntity) private readonly scripts: Repository<ScriptEntity>,
-  ) {}
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get tasks(): Repository<TaskEntity> {
+    return this.tx.repo(TaskEntity);
+  }
+
+  private get agents(): Repository<AgentEntity> {
+    return this.tx.repo(AgentEntity);
+  }
+
+  private get scripts(): Repository<ScriptEntity> {
+    return this.tx.repo(ScriptEntity);
+  }
+
 
   list(agentId: number | undefined, page: Page): Promise<[TaskEntity[], number]> {
     const where: FindOptionsWhere<TaskEntity> = agentId === undefined ? {} : { agentId };

@@ -1,0 +1,24 @@
+/**
+ * Small value rules used across the surfaces, each written once: dates on the wire, UUIDs, and
+ * numeric ids (path segments, agent ids as strings of digits) bounded by PostgreSQL's integer.
+ */
+
+/** The largest value of a PostgreSQL `integer` column (ids, counts). */
+export const PG_INT_MAX = 2_147_483_647;
+
+/** A timestamp as the APIs show it: ISO 8601 UTC, or null. */
+export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
+
+/** An id written as digits (an agent id is a string of digits on the wire): 1 to 10 digits. */
+export const ID_DIGITS_PATTERN = /^\d{1,10}$/;
+export const AGENT_ID_MESSAGE = 'must be an agent id (digits)';
+
+/** The id a text names (digits only, 1 … PG_INT_MAX), or null when it names none. */
+export function parseId(value: string | undefined | null): number | null {
+  if (typeof value !== 'string' || !ID_DIGITS_PATTERN.test(value)) return null;
+  const n = Number(value);
+  return n >= 1 && n <= PG_INT_MAX ? n : null;
+}

@@ -1,0 +1,111 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DomainError } from '../../common/errors/domain-error';
+import { AgentsErrorCode } from '../agents/agents.errors';
+
+/** The commands the server sends an agent, and the agent's answer to each (docs/agent-protocol.md, a later issue). */
+export interface AgentCommands {
+  'script.run': {
+    in: { runId?: number; shell: string; body: string; args: string[]; timeoutSeconds: number };
+    out: { retcode: number; stdout: string; stderr: string; executionTime: number; timedOut: boolean };
+  };
+}
+export type AgentCommand = keyof AgentCommands;
+
+/**
+ * The one way services talk to agents: is an agent online, and send it a command and await its answer
+ * within a time limit. Today's implementation is in-process (LocalAgentChannel); a Redis-backed one
+ * (several instances) replaces it without any service changing.
+ */
+export abstract class AgentChannel {
+  abstract isOnline(agentId: number): Promise<boolean>;
+  /**
+   * Sends `command` and resolves to the agent's answer. Rejects with AgentsErrorCode.NotConnected at once
+   * when no channel is open, Disconnected when it closes before the answer, NoAnswer after `timeoutMs`.
+   */
+  abstract request<K extends AgentCommand>(agentId: number, command: K, body: AgentCommands[K]['in'], timeoutMs: number): Promise<AgentCommands[K]['out']>;
+}
+
+/** What the agent gateway gives the channel for one open connection. */
+export interface AgentConnection {
+  /** Writes one message (the protocol's JSON envelope) to the agent. */
+  send(message: { type: string; id: string } & Record<string, unknown>): void;
+}
+
+interface Pending {
+  agentId: number;
+  resolve(answer: unknown): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export const notConnected = (): DomainError => new DomainError(AgentsErrorCode.NotConnected, 'agent is not connected');
+
+/** One instance: the connections this process holds, and the requests awaiting their answers. */
+@Injectable()
+export class LocalAgentChannel extends AgentChannel implements OnApplicationShutdown {
+  private readonly connections = new Map<number, AgentConnection>();
+  private readonly pending = new Map<string, Pending>();
+
+  /** Registers an agent's open connection (replacing an older one); returns the function that detaches it. */
+  attach(agentId: number, connection: AgentConnection): () => void {
+    const previous = this.connections.get(agentId);
+    if (previous) this.failPending(agentId, 'agent disconnected');
+    this.connections.set(agentId, connection);
+    return () => {
+      if (this.connections.get(agentId) !== connection) return;
+      this.connections.delete(agentId);
+      this.failPending(agentId, 'agent disconnected');
+    };
+  }
+
+  /** The agent's answer to request `id` (called by the gateway); false when nothing awaits it. */
+  deliver(agentId: number, id: string, answer: { ok: true; result: unknown } | { ok: false; error: string }): boolean {
+    const p = this.pending.get(id);
+    if (!p || p.agentId !== agentId) return false;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    if (answer.ok) p.resolve(answer.result);
+    else p.reject(new DomainError(AgentsErrorCode.Disconnected, `agent refused the command: ${answer.error}`));
+    return true;
+  }
+
+  async isOnline(agentId: number): Promise<boolean> {
+    return this.connections.has(agentId);
+  }
+
+  request<K extends AgentCommand>(agentId: number, command: K, body: AgentCommands[K]['in'], timeoutMs: number): Promise<AgentCommands[K]['out']> {
+    const connection = this.connections.get(agentId);
+    if (!connection) return Promise.reject(notConnected());
+    const id = randomUUID();
+    return new Promise<AgentCommands[K]['out']>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new DomainError(AgentsErrorCode.NoAnswer, `agent did not answer within ${Math.round(timeoutMs / 1000)} s`));
+      }, timeoutMs);
+      timer.unref();
+      this.pending.set(id, { agentId, resolve: resolve as (a: unknown) => void, reject, timer });
+      try {
+        connection.send({ type: command, id, ...body });
+      } catch {
+        this.pending.delete(id);
+        clearTimeout(timer);
+        reject(new DomainError(AgentsErrorCode.Disconnected, 'agent disconnected'));
+      }
+    });
+  }
+
+  onApplicationShutdown(): void {
+    for (const agentId of [...this.connections.keys()]) this.failPending(agentId, 'server shutting down');
+    this.connections.clear();
+  }
+
+  private failPending(agentId: number, reason: string): void {
+    for (const [id, p] of this.pending) {
+      if (p.agentId !== agentId) continue;
+      this.pending.delete(id);
+      clearTimeout(p.timer);
+      p.reject(new DomainError(AgentsErrorCode.Disconnected, reason));
+    }
+  }
+}

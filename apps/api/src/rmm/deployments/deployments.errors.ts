@@ -1,0 +1,5 @@
+/** What the deployments module refuses (rmm-error.surface.ts gives each its status). */
+export enum DeploymentsErrorCode {
+  Revoked = 'deployment_revoked',
+  Expired = 'deployment_expired',
+}

@@ -1,0 +1,64 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
+import type { AlertDto } from '../alerts/alerts.dto';
+
+/**
+ * Everything the backend announces, one map: the events WebSocket (/rmm/{agent_id}/, a later issue)
+ * subscribes here and is the only writer to sockets. Names are the wire's event names.
+ */
+export interface RmmEventMap {
+  'agent.online': { agentId: number };
+  'agent.offline': { agentId: number };
+  'agent.overdue': { agentId: number };
+  'agent.updated': { agentId: number };
+  'script.started': { agentId: number; runId: number; script: number };
+  'script.output': { agentId: number; runId: number; stream: 'stdout' | 'stderr'; chunk: string; seq: number };
+  'script.finished': { agentId: number; runId: number; retcode: number | null; executionTime: number; timedOut: boolean };
+  'check.status': { agentId: number; checkId: number; status: string; previousStatus: string; moreInfo: string | null };
+  'alert.created': { agentId: number; alert: AlertDto };
+  'alert.acknowledged': { agentId: number; alert: AlertDto };
+  'alert.resolved': { agentId: number; alert: AlertDto };
+  'task.run': { agentId: number; taskId: number; runId: number; status: string; retcode: number | null };
+  /** A key stopped working: connections authenticated with it must close. */
+  'apikey.revoked': { keyId: number };
+}
+export type RmmEventName = keyof RmmEventMap;
+export type RmmEventHandler<K extends RmmEventName> = (data: RmmEventMap[K]) => void;
+
+/**
+ * The typed event bus. Today's implementation is in-process (LocalRmmEvents); a Redis-backed one fans
+ * events out across instances without any publisher changing.
+ */
+export abstract class RmmEvents {
+  abstract emit<K extends RmmEventName>(event: K, data: RmmEventMap[K]): void;
+  /** Subscribes; returns the function that unsubscribes. */
+  abstract on<K extends RmmEventName>(event: K, handler: RmmEventHandler<K>): () => void;
+}
+
+/** One instance: a Node EventEmitter. A handler that throws is logged and never reaches the publisher. */
+@Injectable()
+export class LocalRmmEvents extends RmmEvents {
+  private readonly emitter = new EventEmitter({ captureRejections: false });
+  private readonly logger = new Logger('events');
+
+  constructor() {
+    super();
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit<K extends RmmEventName>(event: K, data: RmmEventMap[K]): void {
+    this.emitter.emit(event, data);
+  }
+
+  on<K extends RmmEventName>(event: K, handler: RmmEventHandler<K>): () => void {
+    const safe = (data: RmmEventMap[K]): void => {
+      try {
+        handler(data);
+      } catch (err) {
+        this.logger.error(`handler of ${event} failed: ${(err as Error).message}`);
+      }
+    };
+    this.emitter.on(event, safe);
+    return () => this.emitter.off(event, safe);
+  }
+}
