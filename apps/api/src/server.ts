@@ -7,7 +7,6 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { Clock } from './common/clock';
 import { FieldError, invalid } from './common/errors/domain-error';
-import { ErrorSurface } from './common/errors/error-surfaces';
 import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
 import { createLogger, NestPinoLogger, registerSecret } from './common/logging/logger';
 import { setupSwagger } from './common/http/swagger';
@@ -16,15 +15,11 @@ import { RuntimeConfig } from './config/runtime-config';
 import { OpenDatabase, openDatabase } from './database/database';
 import { registerBodyParsers } from './common/http/body-parsers';
 import { registerCors } from './common/http/cors';
-import { functionErrorSurface } from './enroll/enroll-error.surface';
 import { functionCors, isFunctionPath, registerFunctionMethodCheck } from './enroll/enroll-http';
-import { authErrorSurface } from './platform/auth/auth-error.surface';
 import { platformCors, registerGoTrueVersionHeader } from './platform/platform-http';
-import { restErrorSurface } from './platform/rest/rest-error.surface';
-import { rmmErrorSurface } from './rmm/rmm-error.surface';
+import { ERROR_SURFACES } from './error-surfaces';
 
-/** Error formats by path prefix, most specific first (see error-surfaces.ts). */
-export const ERROR_SURFACES: ErrorSurface[] = [rmmErrorSurface, functionErrorSurface, authErrorSurface, restErrorSurface];
+export { ERROR_SURFACES };
 
 export interface ServerOptions {
   logger?: Logger;

@@ -5,6 +5,7 @@ import { RuntimeConfig } from '../config/runtime-config';
 import { UsersService } from '../platform/users/users.service';
 import { ApiKeysService, normaliseScopes } from '../rmm/api-keys/api-keys.service';
 import { ClientsService } from '../rmm/clients/clients.service';
+import { iso, parseId } from '../common/values';
 
 export interface CliIo {
   /** Results meant for scripts (a new key's secret, tables). */
@@ -43,14 +44,14 @@ export const COMMANDS: Record<string, Handler> = {
     io.out(['ID', 'NAME', 'PREFIX', 'SCOPES', 'EXPIRES', 'REVOKED', 'LAST USED'].join('\t'));
     for (const k of keys) {
       io.out(
-        [k.id, k.name, `${k.prefix}…`, k.scopes.join(','), iso(k.expiresAt), iso(k.revokedAt), iso(k.lastUsedAt)].join('\t'),
+        [k.id, k.name, `${k.prefix}…`, k.scopes.join(','), when(k.expiresAt), when(k.revokedAt), when(k.lastUsedAt)].join('\t'),
       );
     }
   },
   'apikey revoke': async (ctx, args, io) => {
     const { positionals } = parse(args, {}, true);
     const key = await ctx.get(ApiKeysService).revoke(id(positionals[0], 'ID'));
-    io.err(`revoked API key ${key.id} "${key.name}" at ${iso(key.revokedAt)}`);
+    io.err(`revoked API key ${key.id} "${key.name}" at ${when(key.revokedAt)}`);
   },
   'user create': async (ctx, args, io) => {
     const { values } = parse(args, { email: { type: 'string' }, password: { type: 'string' }, client: { type: 'string' }, site: { type: 'string' } });
@@ -110,10 +111,9 @@ function required(value: unknown, flag: string): string {
 
 function id(value: string | undefined, what: string): number {
   if (value === undefined) throw new UsageError(`${what} is required`);
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw invalid(`${what} must be a positive whole number, got "${value}"`);
-  return Number(value);
+  const n = parseId(value);
+  if (n === null) throw invalid(`${what} must be a positive whole number, got "${value}"`);
+  return n;
 }
 
-function iso(d: Date | null): string {
-  return d ? d.toISOString() : '-';
-}
+const when = (d: Date | null): string => iso(d) ?? '-';

@@ -16,9 +16,14 @@ export const isUuid = (value: unknown): value is string => typeof value === 'str
 export const ID_DIGITS_PATTERN = /^\d{1,10}$/;
 export const AGENT_ID_MESSAGE = 'must be an agent id (digits)';
 
-/** The id a text names (digits only, 1 … PG_INT_MAX), or null when it names none. */
-export function parseId(value: string | undefined | null): number | null {
-  if (typeof value !== 'string' || !ID_DIGITS_PATTERN.test(value)) return null;
-  const n = Number(value);
-  return n >= 1 && n <= PG_INT_MAX ? n : null;
+/**
+ * The id a value names (1 … PG_INT_MAX), or null when it names none: text of digits only, or a whole number
+ * (the global ValidationPipe has already turned a path parameter typed `number` into one).
+ */
+export function parseId(value: unknown): number | null {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && ID_DIGITS_PATTERN.test(value)) n = Number(value);
+  else return null;
+  return Number.isInteger(n) && n >= 1 && n <= PG_INT_MAX ? n : null;
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { PG_INT_MAX } from '../common/values';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -78,8 +79,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     rmmApiKey: text(env, 'RMM_API_KEY'),
     rmmApiUrl: httpUrl(env, 'RMM_API_URL')?.replace(/\/+$/, ''),
     dataUrl: httpUrl(env, 'DATA_URL')?.replace(/\/+$/, ''),
-    rmmDefaultClientId: optionalInteger(env, 'RMM_DEFAULT_CLIENT_ID', 1, 2_147_483_647),
-    rmmDefaultSiteId: optionalInteger(env, 'RMM_DEFAULT_SITE_ID', 1, 2_147_483_647),
+    rmmDefaultClientId: optionalInteger(env, 'RMM_DEFAULT_CLIENT_ID', 1, PG_INT_MAX),
+    rmmDefaultSiteId: optionalInteger(env, 'RMM_DEFAULT_SITE_ID', 1, PG_INT_MAX),
     rateLimitPerMinute: integer(env, 'RMM_RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000),
     deploymentRateLimitPerMinute: integer(env, 'RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
     enrollUpstreamTimeoutMs: integer(env, 'ENROLL_UPSTREAM_TIMEOUT_MS', 10_000, 100, 300_000),

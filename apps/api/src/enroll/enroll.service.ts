@@ -4,6 +4,7 @@ import { RuntimeConfig } from '../config/runtime-config';
 import { defaultArch, EnrollmentStatusDto, EnrollResponseDto } from './enroll.dto';
 import { EnrollError, EnrollErrorCode } from './enroll.errors';
 import { UpstreamClient, UpstreamResult } from './upstream.client';
+import { isUuid } from '../common/values';
 
 /** What the function sees of an HTTP request: the body is still raw text (parsed at step 4). */
 export interface FunctionRequest {
@@ -15,7 +16,6 @@ export interface FunctionRequest {
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Background retries of a failed audit insert (the answer does not wait for them). */
 const AUDIT_RETRY_DELAYS_MS = [500, 2_000];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * POST /functions/v1/enroll-rmm, in the spec's processing order: method, token, profile, body
@@ -72,7 +72,7 @@ export class EnrollService implements OnApplicationShutdown {
   async status(authorization: string | undefined, deploymentUuid: unknown): Promise<EnrollmentStatusDto> {
     const userId = await this.userOf(authorization);
     if (typeof deploymentUuid !== 'string' || deploymentUuid === '') throw new EnrollError(EnrollErrorCode.DeploymentUuidRequired);
-    if (!UUID.test(deploymentUuid)) throw new EnrollError(EnrollErrorCode.EnrollmentNotFound);
+    if (!isUuid(deploymentUuid)) throw new EnrollError(EnrollErrorCode.EnrollmentNotFound);
     const res = await this.upstream.call(
       `${this.upstream.dataUrl}/rest/v1/enrollment_log?select=status,agent_id,hostname,requested_at` +
         `&deployment_uuid=eq.${deploymentUuid}&user_id=eq.${userId}&order=requested_at.desc&limit=1`,
@@ -108,7 +108,7 @@ export class EnrollService implements OnApplicationShutdown {
       throw new EnrollError(EnrollErrorCode.DataPlatformUnavailable);
     }
     const id = (res.json as { id?: unknown } | undefined)?.id;
-    if (res.status !== 200 || typeof id !== 'string' || !UUID.test(id)) throw new EnrollError(EnrollErrorCode.InvalidUserToken);
+    if (res.status !== 200 || typeof id !== 'string' || !isUuid(id)) throw new EnrollError(EnrollErrorCode.InvalidUserToken);
     return id;
   }
 

@@ -33,37 +33,50 @@ export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  const path = request.url.split('?')[0];
+  const rendered = renderError(surfaces, logger, exception, request.url, request.headers, request.id);
+  if (reply.sent) return;
+  for (const [k, v] of Object.entries(rendered.headers ?? {})) reply.header(k, v);
+  if (rendered.body === undefined) {
+    void reply.code(rendered.status).send();
+  } else {
+    void reply.code(rendered.status).type('application/json; charset=utf-8').send(JSON.stringify(rendered.body));
+  }
+}
+
+/**
+ * What the client sees for `exception` on `url`: the matching surface's status (from its code table for a
+ * DomainError) and body. Faults are logged here, with the request id, never shown.
+ */
+export function renderError(
+  surfaces: ErrorSurface[],
+  logger: Logger,
+  exception: unknown,
+  url: string,
+  headers: Record<string, string | string[] | undefined>,
+  reqId?: string,
+): RenderedError {
+  const path = url.split('?')[0];
   const surface = surfaces.find((s) => s.matches(path)) ?? defaultErrorSurface;
   const normalized = { ...normalizeError(exception), origin: exception };
   if (normalized.source === 'domain') {
     const status = surface.statusOf(normalized.code!);
     if (status === undefined) {
       // A code this surface has no row for: a programming error, answered as the surface's 500.
-      logger.error({ reqId: request.id, path, surface: surface.name, code: normalized.code }, 'error code without a status on this surface');
+      logger.error({ reqId, path, surface: surface.name, code: normalized.code }, 'error code without a status on this surface');
       Object.assign(normalized, { status: 500, source: 'fault' });
     } else {
       normalized.status = status;
     }
   }
-  if (normalized.status >= 500) {
-    logger.error({ reqId: request.id, path, err: describe(exception) }, 'request failed');
-  }
+  if (normalized.status >= 500) logger.error({ reqId, path, err: describe(exception) }, 'request failed');
   let rendered: RenderedError;
   try {
-    rendered = surface.render(normalized, path, request.headers);
+    rendered = surface.render(normalized, path, headers);
   } catch (err) {
-    logger.error({ reqId: request.id, err: describe(err) }, 'error surface failed');
-    rendered = defaultErrorSurface.render({ ...normalized, status: 500 }, path, request.headers);
+    logger.error({ reqId, err: describe(err) }, 'error surface failed');
+    rendered = defaultErrorSurface.render({ ...normalized, status: 500 }, path, headers);
   }
-  if (reply.sent) return;
-  const headers = { ...normalized.headers, ...(rendered.headers ?? {}) };
-  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
-  if (rendered.body === undefined) {
-    void reply.code(rendered.status).send();
-  } else {
-    void reply.code(rendered.status).type('application/json; charset=utf-8').send(JSON.stringify(rendered.body));
-  }
+  return { ...rendered, headers: { ...normalized.headers, ...(rendered.headers ?? {}) } };
 }
 
 export function normalizeError(exception: unknown): NormalizedError {

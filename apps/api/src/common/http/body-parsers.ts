@@ -31,7 +31,7 @@ export function registerBodyParsers(app: NestFastifyApplication, rawBodyPaths: (
   adapter.useBodyParser('application/json', false, { bodyLimit }, (req: FastifyRequest, body: Buffer, done: Done) => {
     if (rawBodyPaths(req.url)) done(null, new RawBody(body.toString('utf8')));
     else if (body.length === 0) done(null, undefined);
-    else json(req, body.toString('utf8'), done);
+    else void json(req, body.toString('utf8'), done);
   });
   adapter.useBodyParser('*', false, { bodyLimit }, (req: FastifyRequest, body: Buffer, done: Done) => {
     if (rawBodyPaths(req.url)) {

@@ -61,10 +61,10 @@ export const authErrorSurface: ErrorSurface = {
   matches: pathStartsWith(AUTH_PREFIX),
   statusOf: (code) => authCode(code)?.status,
   render: (e, _path, headers): RenderedError => {
-    const status = e.status >= 500 ? 500 : e.status;
+    const status = e.status >= 500 && e.source !== 'domain' ? 500 : e.status;
     const known = e.source === 'domain' && e.code !== undefined ? authCode(e.code) : undefined;
     if (known && known.errorCode === null) return { status, body: { message: e.message } };
-    const { errorCode, message } = known && status < 500 ? { errorCode: known.errorCode!, message: e.message } : codeOf(e);
+    const { errorCode, message } = known ? { errorCode: known.errorCode!, message: e.message } : codeOf(e);
     if (wantsVersionedErrors(headers)) {
       return { status, body: { code: errorCode, message }, headers: { 'x-supabase-api-version': GOTRUE_API_VERSION } };
     }

@@ -8,6 +8,7 @@ import { AuthError, AuthErrorCode } from '../platform-errors';
 import { PlatformCaller } from '../platform-caller';
 import { SessionsRepository } from './sessions.repository';
 import { GoTrueUser, toGoTrueUser } from './user.mapper';
+import { isUuid } from '../../common/values';
 
 /** GoTrue's token answer (supabase-js builds a session only when access_token, expires_in and refresh_token are there). */
 export interface TokenResponse {
@@ -19,7 +20,6 @@ export interface TokenResponse {
   user: GoTrueUser;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const invalidCredentials = () => new AuthError(AuthErrorCode.InvalidCredentials, 'Invalid login credentials');
 const badJwt = (reason: string) => new AuthError(AuthErrorCode.BadJwt, `invalid JWT: unable to parse or verify signature, ${reason}`);
 const asObject = (body: unknown): Record<string, unknown> =>
@@ -80,9 +80,9 @@ export class AuthService {
   /** GET /user: the token must verify, and its user and session must still exist. */
   async user(bearer: string | undefined): Promise<GoTrueUser> {
     const claims = await this.userClaims(bearer);
-    const user = UUID.test(claims.sub) ? await this.users.findById(claims.sub) : null;
+    const user = isUuid(claims.sub) ? await this.users.findById(claims.sub) : null;
     if (!user) throw new AuthError(AuthErrorCode.TokenUserNotFound, 'User from sub claim in JWT does not exist');
-    if (!claims.session_id || !UUID.test(claims.session_id) || !(await this.sessions.sessionExists(claims.session_id, user.id))) {
+    if (!claims.session_id || !isUuid(claims.session_id) || !(await this.sessions.sessionExists(claims.session_id, user.id))) {
       throw new AuthError(AuthErrorCode.SessionNotFound, 'Session from session_id claim in JWT does not exist');
     }
     return toGoTrueUser(user);
@@ -95,7 +95,7 @@ export class AuthService {
     if (s !== 'global' && s !== 'local' && s !== 'others') {
       throw new AuthError(AuthErrorCode.ValidationFailed, 'Unsupported logout scope');
     }
-    if (!UUID.test(claims.sub) || !claims.session_id || !UUID.test(claims.session_id)) return;
+    if (!isUuid(claims.sub) || !claims.session_id || !isUuid(claims.session_id)) return;
     await this.sessions.endSessions(claims.sub, s, claims.session_id);
   }
 
@@ -140,14 +140,14 @@ export class AuthService {
 
   async adminGet(caller: PlatformCaller, id: string): Promise<GoTrueUser> {
     requireServiceRole(caller);
-    const user = UUID.test(id) ? await this.users.findById(id) : null;
+    const user = isUuid(id) ? await this.users.findById(id) : null;
     if (!user) throw new AuthError(AuthErrorCode.UserNotFound, 'User not found');
     return toGoTrueUser(user);
   }
 
   async adminDelete(caller: PlatformCaller, id: string): Promise<Record<string, never>> {
     requireServiceRole(caller);
-    if (!UUID.test(id) || !(await this.users.delete(id))) throw new AuthError(AuthErrorCode.UserNotFound, 'User not found');
+    if (!isUuid(id) || !(await this.users.delete(id))) throw new AuthError(AuthErrorCode.UserNotFound, 'User not found');
     return {};
   }
 }

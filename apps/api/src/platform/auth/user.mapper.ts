@@ -1,5 +1,6 @@
 import { UserEntity } from '@app/entities';
 import { AUDIENCE } from './access-tokens';
+import { iso } from '../../common/values';
 
 /** A user as GoTrue answers it (supabase-js's User). */
 export interface GoTrueUser {
@@ -19,7 +20,6 @@ export interface GoTrueUser {
   is_anonymous: boolean;
 }
 
-const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
 export function toGoTrueUser(u: UserEntity): GoTrueUser {
   return {

@@ -61,7 +61,7 @@ export const restErrorSurface: ErrorSurface = {
       const p = e.origin;
       return { status: e.status, body: { code: p.sqlstate ?? REST_ERRORS[p.code].wire, details: p.details, hint: p.hint, message: p.message } };
     }
-    if (e.source === 'domain' && e.code !== undefined && e.status < 500) {
+    if (e.source === 'domain' && e.code !== undefined) {
       return { status: e.status, body: { code: restCode(e.code)?.wire ?? 'PGRST000', details: null, hint: null, message: e.message } };
     }
     const p = fromNormalized(e) as PostgrestError & { wire?: string };

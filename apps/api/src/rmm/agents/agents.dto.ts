@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AGENT_STATUSES, AgentDisk, AgentEntity, AgentStatus, MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
+import { PG_INT_MAX, iso } from '../../common/values';
 
 export class AgentFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Exact hostname' })
@@ -16,7 +17,7 @@ export class AgentFilterDto extends PageQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(PG_INT_MAX)
   client?: number;
 
   @ApiPropertyOptional({ description: 'site id' })
@@ -24,7 +25,7 @@ export class AgentFilterDto extends PageQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(PG_INT_MAX)
   site?: number;
 
   @ApiPropertyOptional({ enum: MONITORING_TYPES })
@@ -74,7 +75,6 @@ export class AgentDetailDto extends AgentDto {
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export function toAgentDto(a: AgentEntity): AgentDto {
   return {
@@ -112,7 +112,7 @@ export class RunScriptDto {
   @ApiProperty({ description: 'script id', example: 3 })
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(PG_INT_MAX)
   script: number;
 
   @ApiPropertyOptional({ enum: ['wait', 'forget', 'collector'], default: 'wait' })

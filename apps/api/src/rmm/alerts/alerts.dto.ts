@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, Matches } from 'class-validator';
 import { ALERT_SEVERITIES, ALERT_TYPES, AlertEntity, AlertSeverity, AlertType } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
+import { AGENT_ID_MESSAGE, ID_DIGITS_PATTERN, iso } from '../../common/values';
 
 /** "true"/"false" in a query string; anything else stays as it is and fails @IsBoolean. */
 const bool = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
@@ -10,7 +11,7 @@ const bool = ({ value }: { value: unknown }) => (value === 'true' ? true : value
 export class AlertFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'agent id' })
   @IsOptional()
-  @Matches(/^\d{1,10}$/, { message: 'agent must be an agent id (digits)' })
+  @Matches(ID_DIGITS_PATTERN, { message: `agent ${AGENT_ID_MESSAGE}` })
   agent?: string;
 
   @ApiPropertyOptional({ enum: ALERT_SEVERITIES })
@@ -55,7 +56,6 @@ export class AlertDto {
   @ApiProperty({ nullable: true, type: Number, description: 'task id, for task_failure' }) task: number | null;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export const toAlertDto = (a: AlertEntity): AlertDto => ({
   id: a.id,

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { API_KEY_SCOPES, ApiKeyEntity, ApiKeyScope } from '@app/entities';
+import { iso } from '../../common/values';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'psa-integration', maxLength: 200 })
@@ -42,7 +43,6 @@ export class CreatedApiKeyDto extends ApiKeyDto {
   @ApiProperty({ description: 'The secret: shown this once, stored only as a hash' }) key: string;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export function toApiKeyDto(k: ApiKeyEntity): ApiKeyDto {
   return {

@@ -1,5 +1,6 @@
 import { CheckType } from '@app/entities';
 import { FieldError } from '../../common/errors/domain-error';
+import { PG_INT_MAX } from '../../common/values';
 
 /**
  * The settings of each check type, validated here (the body's `settings` object). A key the type does not
@@ -26,7 +27,7 @@ export const CHECK_SETTINGS: Record<CheckType, Record<string, Rule>> = {
   memory: { threshold_percent: { required: true, check: int(1, 100) } },
   winsvc: { service_name: { required: true, check: str(1, 256) } },
   script: {
-    script: { required: true, check: int(1, 2_147_483_647) },
+    script: { required: true, check: int(1, PG_INT_MAX) },
     args: { required: false, check: strings },
     timeout: { required: false, check: int(1, 300) },
   },

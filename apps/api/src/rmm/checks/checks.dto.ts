@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CHECK_STATUSES, CHECK_TYPES, CheckEntity, CheckStatus, CheckType } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
+import { AGENT_ID_MESSAGE, ID_DIGITS_PATTERN } from '../../common/values';
 
 const SETTINGS_DOC =
   'Per check type: diskspace {drive: "C:" or "/", threshold_percent 1-99 (alert below this % free)}; ' +
@@ -13,7 +14,7 @@ const SETTINGS_DOC =
 export class CheckFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'agent id', example: '42' })
   @IsOptional()
-  @Matches(/^\d{1,10}$/, { message: 'agent must be an agent id (digits)' })
+  @Matches(ID_DIGITS_PATTERN, { message: `agent ${AGENT_ID_MESSAGE}` })
   agent?: string;
 }
 
@@ -21,7 +22,7 @@ export class CreateCheckDto {
   @ApiProperty({ description: 'agent id (digits, as a string or a number)', example: '42' })
   @IsDefined()
   @Transform(({ value }) => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value))
-  @Matches(/^\d{1,10}$/, { message: 'agent must be an agent id (digits)' })
+  @Matches(ID_DIGITS_PATTERN, { message: `agent ${AGENT_ID_MESSAGE}` })
   agent: string;
 
   @ApiProperty({ enum: CHECK_TYPES })

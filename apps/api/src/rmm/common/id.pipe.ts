@@ -1,5 +1,6 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { notFound } from '../../common/errors/domain-error';
+import { parseId } from '../../common/values';
 
 /**
  * A numeric id in a path ({id}, {agent_id}): a decimal integer that fits PostgreSQL's integer. Anything
@@ -8,9 +9,8 @@ import { notFound } from '../../common/errors/domain-error';
 @Injectable()
 export class ParseIdPipe implements PipeTransform<string, number> {
   transform(value: string): number {
-    if (!/^\d{1,10}$/.test(value ?? '')) throw notFound();
-    const n = Number(value);
-    if (n < 1 || n > 2_147_483_647) throw notFound();
-    return n;
+    const id = parseId(value);
+    if (id === null) throw notFound();
+    return id;
   }
 }

@@ -1,18 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Arch, ARCHES, DeploymentEntity } from '@app/entities';
+import { PG_INT_MAX } from '../../common/values';
 
 export class CreateDeploymentDto {
   @ApiProperty({ description: 'client id', example: 1 })
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(PG_INT_MAX)
   client: number;
 
   @ApiProperty({ description: 'site id; the site must belong to the client', example: 1 })
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(PG_INT_MAX)
   site: number;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'ISO 8601, in the future. Default: 24 hours from now' })

@@ -3,13 +3,14 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { TaskEntity } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
+import { AGENT_ID_MESSAGE, ID_DIGITS_PATTERN, PG_INT_MAX, iso } from '../../common/values';
 
 const agentIdText = ({ value }: { value: unknown }) => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value);
 
 export class TaskFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'agent id' })
   @IsOptional()
-  @Matches(/^\d{1,10}$/, { message: 'agent must be an agent id (digits)' })
+  @Matches(ID_DIGITS_PATTERN, { message: `agent ${AGENT_ID_MESSAGE}` })
   agent?: string;
 }
 
@@ -23,13 +24,13 @@ export class CreateTaskDto {
   @ApiProperty({ example: '42', description: 'agent id' })
   @IsDefined()
   @Transform(agentIdText)
-  @Matches(/^\d{1,10}$/, { message: 'agent must be an agent id (digits)' })
+  @Matches(ID_DIGITS_PATTERN, { message: `agent ${AGENT_ID_MESSAGE}` })
   agent: string;
 
   @ApiProperty({ example: 3, description: 'script id' })
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(PG_INT_MAX)
   script: number;
 
   @ApiProperty({ example: '0 3 * * *', description: 'Cron expression, 5 fields (minute hour day month weekday), UTC' })
@@ -55,7 +56,7 @@ export class UpdateTaskDto {
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(PG_INT_MAX)
   script?: number;
 
   @ApiPropertyOptional({ description: 'Cron expression, 5 fields, UTC' })
@@ -83,7 +84,6 @@ export class TaskDto {
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export const toTaskDto = (t: TaskEntity): TaskDto => ({
   id: t.id,

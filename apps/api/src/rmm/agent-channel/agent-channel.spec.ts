@@ -1,0 +1,69 @@
+import { AgentsErrorCode } from '../agents/agents.errors';
+import { AgentConnection, LocalAgentChannel } from './agent-channel';
+
+/** An agent connection that records what the channel sends it (the WebSocket arrives with the agents issue). */
+function fakeConnection(): AgentConnection & { sent: Array<{ type: string; id: string } & Record<string, unknown>> } {
+  const sent: Array<{ type: string; id: string } & Record<string, unknown>> = [];
+  return { sent, send: (m) => sent.push(m) };
+}
+const run = { shell: 'bash', body: 'echo hi', args: ['a'], timeoutSeconds: 5 };
+const answer = { retcode: 0, stdout: 'hi\n', stderr: '', executionTime: 0.01, timedOut: false };
+
+describe('LocalAgentChannel', () => {
+  let channel: LocalAgentChannel;
+  beforeEach(() => {
+    channel = new LocalAgentChannel();
+  });
+  afterEach(() => channel.onApplicationShutdown());
+
+  it('refuses at once when the agent holds no connection', async () => {
+    expect(await channel.isOnline(1)).toBe(false);
+    await expect(channel.request(1, 'script.run', run, 60_000)).rejects.toMatchObject({ code: AgentsErrorCode.NotConnected, message: 'agent is not connected' });
+  });
+
+  it('sends the command in one envelope and resolves with the agent\'s answer to its id', async () => {
+    const conn = fakeConnection();
+    channel.attach(7, conn);
+    expect(await channel.isOnline(7)).toBe(true);
+    const pending = channel.request(7, 'script.run', run, 60_000);
+    expect(conn.sent).toEqual([{ type: 'script.run', id: expect.any(String), ...run }]);
+    expect(channel.deliver(8, conn.sent[0].id, { ok: true, result: answer })).toBe(false); // another agent cannot answer it
+    expect(channel.deliver(7, conn.sent[0].id, { ok: true, result: answer })).toBe(true);
+    await expect(pending).resolves.toEqual(answer);
+    expect(channel.deliver(7, conn.sent[0].id, { ok: true, result: answer })).toBe(false); // answered once
+  });
+
+  it('ends a wait with NoAnswer after the time limit', async () => {
+    channel.attach(3, fakeConnection());
+    await expect(channel.request(3, 'script.run', run, 20)).rejects.toMatchObject({ code: AgentsErrorCode.NoAnswer });
+  });
+
+  it('ends a wait with Disconnected as soon as the connection goes, and the agent is then offline', async () => {
+    const detach = channel.attach(4, fakeConnection());
+    const pending = channel.request(4, 'script.run', run, 60_000);
+    detach();
+    await expect(pending).rejects.toMatchObject({ code: AgentsErrorCode.Disconnected, message: 'agent disconnected' });
+    expect(await channel.isOnline(4)).toBe(false);
+  });
+
+  it('keeps the newer connection when an agent reconnects: the old one\'s detach changes nothing', async () => {
+    const oldDetach = channel.attach(5, fakeConnection());
+    const first = channel.request(5, 'script.run', run, 60_000);
+    const newer = fakeConnection();
+    channel.attach(5, newer);
+    await expect(first).rejects.toMatchObject({ code: AgentsErrorCode.Disconnected });
+    oldDetach();
+    expect(await channel.isOnline(5)).toBe(true);
+    const second = channel.request(5, 'script.run', run, 60_000);
+    channel.deliver(5, newer.sent[0].id, { ok: true, result: answer });
+    await expect(second).resolves.toEqual(answer);
+  });
+
+  it('answers a refusal by the agent as Disconnected with its reason', async () => {
+    const conn = fakeConnection();
+    channel.attach(6, conn);
+    const pending = channel.request(6, 'script.run', run, 60_000);
+    channel.deliver(6, conn.sent[0].id, { ok: false, error: 'unsupported shell' });
+    await expect(pending).rejects.toMatchObject({ code: AgentsErrorCode.Disconnected, message: expect.stringContaining('unsupported shell') });
+  });
+});
