@@ -1,6 +1,14 @@
-// Unit tests sit beside the code (*.spec.ts); end-to-end tests under test/ (*.e2e-spec.ts) run the
-// whole app over real HTTP against a real PostgreSQL: DATABASE_URL when set, else an embedded server
-// that test/global-setup.ts starts. Each test file gets its own database cloned from a migrated template.
+// Three tiers, each a Jest project (npm run test:unit | test:medium | test:e2e; npm test runs all):
+// - unit:   *.spec.ts beside the code (apps/, libs/): pure functions, no database. Compiled with @swc/jest
+//           (fast, no type check; `npm run typecheck` does that) and no global setup, so it starts at once.
+// - medium: test/medium/**/*.medium-spec.ts: real Nest services and repositories (through DI) on this file's
+//           own PostgreSQL database, no HTTP. Compiled with @swc/jest too.
+// - e2e:    test/**/*.e2e-spec.ts: the whole app over real HTTP. ts-jest, with the Swagger CLI plugin, so the
+//           OpenAPI document under test is the one `nest build` serves.
+// medium and e2e need PostgreSQL: their globalSetup (test/global-setup.js: builds dist/, starts an embedded
+// PostgreSQL unless DATABASE_URL is set, migrates a template database) is set per project, and Jest runs a
+// project's globalSetup only when a test file of that project was selected (the same file runs once even
+// when both projects are selected). Each test file then clones its own database from the template.
 const tsJest = [
   'ts-jest',
   {
@@ -11,30 +19,69 @@ const tsJest = [
     astTransformers: { before: ['<rootDir>/test/swagger-plugin-transformer.js'] },
   },
 ];
+// TypeScript as tsc compiles it (tsconfig.json): legacy decorators with their metadata (Nest's DI,
+// class-validator, TypeORM), ES2022+ class fields with define semantics (target ES2023).
+const swcTs = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+// The entities (libs/entities) import each other for their relations, and @swc/jest's CommonJS exports are
+// live bindings: the design:type metadata of a relation to a class not yet defined reads it in its temporal
+// dead zone ("Cannot access 'ClientEntity' before initialization"), where tsc's output reads undefined.
+// Entities name every column's type, so TypeORM needs no design metadata from them: compile them without it.
+const swcEntities = ['@swc/jest', { ...swcTs[1], jsc: { ...swcTs[1].jsc, transform: { ...swcTs[1].jsc.transform, decoratorMetadata: false } } }];
+const swcTransform = { '/libs/entities/src/.+\\.ts$': swcEntities, '^.+\\.ts$': swcTs };
 // NestJS 12 and a few of its dependencies ship ESM only; Jest on Node 20 needs them as CommonJS.
 const esmOnly = ['@nestjs', 'jose', 'fast-check', 'pure-rand', 'content-disposition', 'cookie', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer'];
+const swcJs = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: {
-    '^.+\\.ts$': tsJest,
-    '^.+\\.m?js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
-  },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleNameMapper: {
     '^@app/entities$': '<rootDir>/libs/entities/src',
     '^@app/entities/(.*)$': '<rootDir>/libs/entities/src/$1',
   },
 };
-
-module.exports = {
+const withDatabase = {
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
+};
+
+module.exports = {
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   maxWorkers: 3,
   testTimeout: 60_000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], slowTestThreshold: 30 },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+      transform: { ...swcTransform, '^.+\\.m?js$': swcJs },
+    },
+    {
+      ...common,
+      ...withDatabase,
+      displayName: 'medium',
+      testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'],
+      transform: { ...swcTransform, '^.+\\.m?js$': swcJs },
+    },
+    {
+      ...common,
+      ...withDatabase,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform: { '^.+\\.ts$': tsJest, '^.+\\.m?js$': swcJs },
+      slowTestThreshold: 30,
+    },
   ],
 };

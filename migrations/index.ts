@@ -1,5 +1,6 @@
+import type { MigrationInterface } from 'typeorm';
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { DataPlatform1763810000000 } from './1763810000000-data-platform';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
-export const ALL_MIGRATIONS: Function[] = [InitialSchema1763800000000, DataPlatform1763810000000];
+export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [InitialSchema1763800000000, DataPlatform1763810000000];

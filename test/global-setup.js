@@ -1,4 +1,5 @@
-// Runs once, in Jest's parent process, before any test file:
+// Runs once, in Jest's parent process, before the first medium or e2e test file (jest.config.js sets it on
+// those two projects only, so `npm run test:unit` never builds nor starts PostgreSQL):
 // 1. builds dist/ if stale (process tests spawn the real server and CLI from it);
 // 2. picks the PostgreSQL: DATABASE_URL when set (CI's PostgreSQL 15), else an embedded server in a
 //    temporary folder (fsync off), stopped by global-teardown.js;

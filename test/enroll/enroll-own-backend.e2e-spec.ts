@@ -57,7 +57,8 @@ describe('enrolling a device against this server (default configuration)', () =>
     expect(await status.json()).toEqual({ status: 'pending', agent_id: null, hostname: 'ACME-WS-01', expires_at: data.expires_at });
 
     // And in enrollment_log through the data platform, under row-level security.
-    const log = await supabase.from('enrollment_log').select('deployment_uuid, status, client_id, site_id');
+    // (this enrollment's row: other tests of this file enroll the same user too)
+    const log = await supabase.from('enrollment_log').select('deployment_uuid, status, client_id, site_id').eq('deployment_uuid', data.deployment_uuid);
     expect(log.error).toBeNull();
     expect(log.data).toEqual([{ deployment_uuid: data.deployment_uuid, status: 'pending', client_id: tenant.clientId, site_id: tenant.siteId }]);
   });

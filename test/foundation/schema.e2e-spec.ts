@@ -131,6 +131,7 @@ describe('database schema', () => {
     });
 
     it('refuses to delete a client that still has agents', async () => {
+      await pg.query(`INSERT INTO agents (hostname, plat, client_id, site_id) VALUES ('keeps-its-client', 'linux', $1, $2)`, [clientId, siteId]);
       // PostgreSQL 18 says restrict_violation (23001), 15 foreign_key_violation (23503).
       await expect(pg.query(`DELETE FROM clients WHERE id = $1`, [clientId])).rejects.toMatchObject({
         code: expect.stringMatching(/^(23001|23503)$/),

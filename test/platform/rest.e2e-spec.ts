@@ -183,13 +183,15 @@ describe('/rest/v1 (PostgREST-compatible)', () => {
     });
 
     it('updates and deletes with filters (204 + Content-Range, or 200 with the rows)', async () => {
+      // A row of this test's own, so that it does not depend on the insert test before it.
+      await sql(t.db.url, `INSERT INTO enrollment_log (user_id, deployment_uuid, client_id, site_id) VALUES ($1, 'bbbbbbbb-0000-4000-8000-000000000009', 2, 2)`, [bob.id]);
       const upd = await t.http
-        .patch('/rest/v1/enrollment_log?deployment_uuid=eq.bbbbbbbb-0000-4000-8000-000000000003')
+        .patch('/rest/v1/enrollment_log?deployment_uuid=eq.bbbbbbbb-0000-4000-8000-000000000009')
         .set({ ...svc(), Prefer: 'return=representation' })
         .send({ status: 'completed', agent_id: 9 });
       expect(upd.status).toBe(200);
       expect(upd.body).toEqual([expect.objectContaining({ status: 'completed', agent_id: 9 })]);
-      const del = await t.http.delete('/rest/v1/enrollment_log?deployment_uuid=eq.bbbbbbbb-0000-4000-8000-000000000003').set(svc());
+      const del = await t.http.delete('/rest/v1/enrollment_log?deployment_uuid=eq.bbbbbbbb-0000-4000-8000-000000000009').set(svc());
       expect(del.status).toBe(204);
       expect(del.headers['content-range']).toBe('0-0/*');
       const none = await t.http.delete('/rest/v1/enrollment_log?deployment_uuid=eq.nothing').set(svc());

@@ -1,5 +1,6 @@
 import { createClient, SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
+import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
 
 /**
@@ -67,13 +68,19 @@ describe('the data platform through @supabase/supabase-js', () => {
   });
 
   it('reports a wrong password as supabase-js does (AuthApiError, code invalid_credentials, status 400)', async () => {
+    expect((await admin.auth.admin.createUser({ email: 'frank@acme.test', password: 'frank-password', email_confirm: true })).error).toBeNull();
     const user = client(t.server.runtime.dataAnonKey);
-    const res = await user.auth.signInWithPassword({ email: 'carol@acme.test', password: 'wrong' });
+    const res = await user.auth.signInWithPassword({ email: 'frank@acme.test', password: 'wrong' });
     expect(res.data.session).toBeNull();
     expect(res.error).toMatchObject({ name: 'AuthApiError', status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
   });
 
   it("does not show one user another's enrollment rows", async () => {
+    // Another user with an enrollment row of their own, made here so that this test stands alone.
+    const owner = await admin.auth.admin.createUser({ email: 'erin@acme.test', password: 'erin-password', email_confirm: true });
+    expect(owner.error).toBeNull();
+    await admin.from('enrollment_log').insert({ user_id: owner.data.user!.id, deployment_uuid: 'e1e1e1e1-0000-4000-8000-000000000001', client_id: 12, site_id: 34, hostname: 'ERIN-PC', platform: 'linux' });
+    expect(await sql(t.db.url, 'SELECT 1 FROM enrollment_log WHERE user_id = $1', [owner.data.user!.id])).toHaveLength(1);
     const other = await admin.auth.admin.createUser({ email: 'dave@acme.test', password: 'dave-password', email_confirm: true });
     const user = client(t.server.runtime.dataAnonKey);
     await user.auth.signInWithPassword({ email: 'dave@acme.test', password: 'dave-password' });
@@ -81,7 +88,10 @@ describe('the data platform through @supabase/supabase-js', () => {
     expect(log.error).toBeNull();
     expect(log.data).toEqual([]);
     const list = await admin.auth.admin.listUsers();
-    expect(list.data.users.map((u) => u.email).sort()).toEqual(['carol@acme.test', 'dave@acme.test']);
+    // Every user, as the database has them (the other tests of this file add theirs).
+    const everyone = (await sql<{ email: string }>(t.db.url, 'SELECT email FROM auth.users')).map((u) => u.email).sort();
+    expect(list.data.users.map((u) => u.email).sort()).toEqual(everyone);
+    expect(everyone).toEqual(expect.arrayContaining(['dave@acme.test', 'erin@acme.test']));
     const del = await admin.auth.admin.deleteUser(other.data.user!.id);
     expect(del.error).toBeNull();
   });

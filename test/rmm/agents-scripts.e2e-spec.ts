@@ -118,7 +118,12 @@ describe('/api/v3 agents and scripts', () => {
   });
 
   describe('scripts', () => {
-    let scriptId: number;
+    /** A script of this test's own (201), so no test depends on another's. */
+    const newScript = async (body: Record<string, unknown>): Promise<{ id: number }> => {
+      const res = await t.http.post('/api/v3/scripts/').set(admin()).send({ shell: 'bash', body: 'echo', ...body });
+      expect(res.status).toBe(201);
+      return res.body;
+    };
 
     it('creates a script (201) and lists it with the spec fields', async () => {
       const res = await t.http
@@ -137,17 +142,20 @@ describe('/api/v3 agents and scripts', () => {
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
-      scriptId = res.body.id;
+      const scriptId = res.body.id;
       const list = await t.http.get('/api/v3/scripts').set(admin());
       expect(list.body).toContainEqual({ id: scriptId, name: 'Clear temp', shell: 'powershell', description: 'Frees disk space', args: ['-Force'], default_timeout: 120 });
     });
 
     it('changes a script with PUT or PATCH (the fields given)', async () => {
+      const scriptId = (
+        await newScript({ name: 'Clean up', shell: 'powershell', description: 'Frees disk space', body: 'Remove-Item $env:TEMP\\* -Recurse', default_timeout: 120 })
+      ).id;
       const res = await t.http.patch(`/api/v3/scripts/${scriptId}/`).set(admin()).send({ description: null, default_timeout: 60 });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ name: 'Clear temp', description: null, default_timeout: 60 });
-      const put = await t.http.put(`/api/v3/scripts/${scriptId}`).set(admin()).send({ name: 'Clear temp files' });
-      expect(put.body.name).toBe('Clear temp files');
+      expect(res.body).toMatchObject({ name: 'Clean up', description: null, default_timeout: 60 });
+      const put = await t.http.put(`/api/v3/scripts/${scriptId}`).set(admin()).send({ name: 'Clean up files' });
+      expect(put.body.name).toBe('Clean up files');
       expect((await t.http.get(`/api/v3/scripts/${scriptId}/`).set(admin())).body.body).toBe('Remove-Item $env:TEMP\\* -Recurse');
     });
 
@@ -165,15 +173,16 @@ describe('/api/v3 agents and scripts', () => {
     });
 
     it('refuses a duplicate name, and deleting a script a task still runs', async () => {
-      const dup = await t.http.post('/api/v3/scripts/').set(admin()).send({ name: 'Clear temp files', shell: 'bash', body: 'x' });
+      await newScript({ name: 'Taken name' });
+      const dup = await t.http.post('/api/v3/scripts/').set(admin()).send({ name: 'Taken name', shell: 'bash', body: 'x' });
       expect(dup.status).toBe(400);
       expect(dup.body.detail).toMatch(/already exists/);
-      const used = (await t.http.post('/api/v3/scripts/').set(admin()).send({ name: 'Used', shell: 'bash', body: 'echo' })).body.id;
+      const used = (await newScript({ name: 'Used' })).id;
       await sql(t.db.url, `INSERT INTO tasks (agent_id, script_id, name, schedule) VALUES ($1, $2, 't', '0 * * * *')`, [ws1, used]);
       const refused = await t.http.delete(`/api/v3/scripts/${used}/`).set(admin());
       expect(refused.status).toBe(400);
       expect(refused.body.detail).toMatch(/used by 1 task/);
-      const free = (await t.http.post('/api/v3/scripts/').set(admin()).send({ name: 'Free', shell: 'bash', body: 'echo' })).body.id;
+      const free = (await newScript({ name: 'Free' })).id;
       expect((await t.http.delete(`/api/v3/scripts/${free}/`).set(admin())).status).toBe(204);
       expect((await t.http.get(`/api/v3/scripts/${free}/`).set(admin())).status).toBe(404);
     });

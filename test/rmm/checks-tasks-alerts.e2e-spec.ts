@@ -6,7 +6,8 @@ import { createKey, createTenant, insertAgent } from '../utils/rmm-fixtures';
 /** Checks (per-type settings), tasks (cron, next_run_at) and alerts (active → acknowledged → resolved). */
 describe('/api/v3 checks, tasks and alerts', () => {
   const ADMIN = 'admin-key-for-cta-tests-0123456789';
-  const clock = new FixedClock(new Date('2026-01-01T00:01:00Z'));
+  const START = new Date('2026-01-01T00:01:00Z');
+  const clock = new FixedClock(START);
   let t: TestApp;
   let agent: number;
   let other: number;
@@ -23,6 +24,8 @@ describe('/api/v3 checks, tasks and alerts', () => {
   afterAll(async () => {
     await t?.close();
   });
+  // Tests move the clock; each starts from the same time, whatever ran before it.
+  beforeEach(() => clock.set(START));
 
   describe('checks', () => {
     const create = (body: Record<string, unknown>) => t.http.post('/api/v3/checks/').set(admin()).send({ agent: String(agent), ...body });
@@ -231,20 +234,26 @@ describe('/api/v3 checks, tasks and alerts', () => {
     });
 
     it('acknowledges (seen, still active: who and when, first one kept), then resolves (gone from the active list)', async () => {
+      // An alert of this test's own: the others' alerts stay active, whatever the order.
+      const [{ id: ownAlert }] = await sql<{ id: number }>(
+        t.db.url,
+        `INSERT INTO alerts (agent_id, alert_type, severity, message) VALUES ($1, 'check_failure', 'warning', 'Disk D: below 5% free') RETURNING id`,
+        [agent],
+      );
       const ops = await createKey(t, ['alerts:read', 'alerts:write'], 'noc-dashboard');
-      const ack = await t.http.post(`/api/v3/alerts/${diskAlert}/acknowledge/`).set('X-API-KEY', ops);
+      const ack = await t.http.post(`/api/v3/alerts/${ownAlert}/acknowledge/`).set('X-API-KEY', ops);
       expect(ack.status).toBe(200);
-      expect(ack.body).toMatchObject({ id: diskAlert, acknowledged: true, acknowledged_by: 'noc-dashboard', acknowledged_at: '2026-01-01T00:01:00.000Z', resolved: false });
-      const again = await t.http.post(`/api/v3/alerts/${diskAlert}/acknowledge`).set(admin());
+      expect(ack.body).toMatchObject({ id: ownAlert, acknowledged: true, acknowledged_by: 'noc-dashboard', acknowledged_at: '2026-01-01T00:01:00.000Z', resolved: false });
+      const again = await t.http.post(`/api/v3/alerts/${ownAlert}/acknowledge`).set(admin());
       expect(again.body.acknowledged_by).toBe('noc-dashboard');
-      expect((await t.http.get('/api/v3/alerts/').set(admin())).body.map((a: { id: number }) => a.id)).toContain(diskAlert);
+      expect((await t.http.get('/api/v3/alerts/').set(admin())).body.map((a: { id: number }) => a.id)).toContain(ownAlert);
 
-      const res = await t.http.post(`/api/v3/alerts/${diskAlert}/resolve/`).set('X-API-KEY', ops);
+      const res = await t.http.post(`/api/v3/alerts/${ownAlert}/resolve/`).set('X-API-KEY', ops);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ resolved: true, resolved_by: 'noc-dashboard', resolved_at: '2026-01-01T00:01:00.000Z' });
-      expect((await t.http.get('/api/v3/alerts/').set(admin())).body.map((a: { id: number }) => a.id)).not.toContain(diskAlert);
-      expect((await t.http.get('/api/v3/alerts/?resolved=true').set(admin())).body.map((a: { id: number }) => a.id)).toEqual([diskAlert]);
-      expect((await t.http.post(`/api/v3/alerts/${diskAlert}/resolve/`).set(admin())).body.resolved_by).toBe('noc-dashboard');
+      expect((await t.http.get('/api/v3/alerts/').set(admin())).body.map((a: { id: number }) => a.id)).not.toContain(ownAlert);
+      expect((await t.http.get('/api/v3/alerts/?resolved=true').set(admin())).body.map((a: { id: number }) => a.id)).toEqual([ownAlert]);
+      expect((await t.http.post(`/api/v3/alerts/${ownAlert}/resolve/`).set(admin())).body.resolved_by).toBe('noc-dashboard');
     });
 
     it('answers 404 for an unknown alert and needs alerts:write to act', async () => {

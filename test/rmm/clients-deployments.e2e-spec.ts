@@ -6,7 +6,8 @@ import { createKey, insertAgent } from '../utils/rmm-fixtures';
 /** Clients and sites, deployments and their download URL (before and after revocation and expiry). */
 describe('/api/v3 clients, sites and deployments', () => {
   const ADMIN = 'admin-key-for-deployment-tests-0123456789';
-  const clock = new FixedClock(new Date('2026-11-22T12:00:00Z'));
+  const START = new Date('2026-11-22T12:00:00Z');
+  const clock = new FixedClock(START);
   let t: TestApp;
   const admin = () => ({ 'X-API-KEY': ADMIN });
 
@@ -16,6 +17,8 @@ describe('/api/v3 clients, sites and deployments', () => {
   afterAll(async () => {
     await t?.close();
   });
+  // Tests move the clock; each starts from the same time, whatever ran before it.
+  beforeEach(() => clock.set(START));
 
   describe('clients and sites', () => {
     it('creates a client with its first site (admin) and lists clients with their sites', async () => {
@@ -45,7 +48,8 @@ describe('/api/v3 clients, sites and deployments', () => {
     });
 
     it('refuses duplicate names and bad bodies with 400, unknown ids with 404', async () => {
-      const dup = await t.http.post('/api/v3/clients/').set(admin()).send({ name: 'Acme' });
+      expect((await t.http.post('/api/v3/clients/').set(admin()).send({ name: 'Vandelay' })).status).toBe(201);
+      const dup = await t.http.post('/api/v3/clients/').set(admin()).send({ name: 'Vandelay' });
       expect(dup.status).toBe(400);
       expect(dup.body.detail).toMatch(/already exists/);
       const empty = await t.http.post('/api/v3/clients/').set(admin()).send({ name: '' });
@@ -181,6 +185,9 @@ describe('/api/v3 clients, sites and deployments', () => {
     });
 
     it('pages the active list with limit/offset and X-Total-Count', async () => {
+      for (let i = 0; i < 3; i++) {
+        expect((await t.http.post('/api/v3/agents/deployments/').set(admin()).send({ client: tenant.client, site: tenant.site })).status).toBe(201);
+      }
       const all = (await t.http.get('/api/v3/agents/deployments/').set(admin())).body;
       expect(all.length).toBeGreaterThanOrEqual(3);
       const page = await t.http.get('/api/v3/agents/deployments/?limit=2&offset=1').set(admin());

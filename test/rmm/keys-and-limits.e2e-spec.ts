@@ -8,12 +8,15 @@ import { createKey } from '../utils/rmm-fixtures';
 /** X-API-KEY, scopes, key administration and the two per-key rate limits of /api/v3. */
 describe('/api/v3 keys, scopes and limits', () => {
   const ADMIN = 'admin-key-for-keys-tests-0123456789';
-  const clock = new FixedClock(new Date('2026-11-22T12:00:00Z'));
+  const START = new Date('2026-11-22T12:00:00Z');
+  const clock = new FixedClock(START);
   let t: TestApp;
 
   beforeAll(async () => {
     t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_RATE_LIMIT_PER_MINUTE: '1000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' }, { clock });
   });
+  // Tests move the clock (expiry); each starts from the same time, whatever ran before it.
+  beforeEach(() => clock.set(START));
   afterAll(async () => {
     await t?.close();
   });
@@ -176,9 +179,33 @@ describe('/api/v3 rate limits (one bucket per key across all endpoints)', () => 
     const [{ n }] = await sql(t.db.url, 'SELECT count(*)::int AS n FROM deployments');
     expect(n).toBe(20);
   });
+});
+
+describe('/api/v3 rate limits count only requests that passed the key and scope checks', () => {
+  // A budget of 3 per minute: a refused request that were counted would show as a 429 by the 4th.
+  const LIMIT = 3;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RMM_RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('does not count requests refused with 403 against the key\'s budget', async () => {
+    const reader = await createKey(t, ['clients:read']);
+    for (let i = 0; i < LIMIT + 2; i++) {
+      const denied = await t.http.post('/api/v3/clients/').set('X-API-KEY', reader).send({ name: `Nope ${i}` });
+      expect([i, denied.status]).toEqual([i, 403]);
+    }
+    // The whole budget is still there for what the key may do, and then it is spent.
+    for (let i = 0; i < LIMIT; i++) expect([i, (await t.http.get('/api/v3/clients/').set('X-API-KEY', reader)).status]).toEqual([i, 200]);
+    expect((await t.http.get('/api/v3/clients/').set('X-API-KEY', reader)).status).toBe(429);
+  });
 
   it('does not count requests refused with 401 against anyone', async () => {
-    for (let i = 0; i < 3; i++) expect((await t.http.get('/api/v3/clients/').set('X-API-KEY', 'wrong')).status).toBe(401);
+    for (let i = 0; i < LIMIT + 2; i++) expect((await t.http.get('/api/v3/clients/').set('X-API-KEY', 'wrong')).status).toBe(401);
   });
 });
 

@@ -26,7 +26,7 @@ describe('transactions, the agent channel and the event bus, over HTTP', () => {
     expect(retried.body).toMatchObject({ name: 'Atomic Ltd', sites: [{ name: 'HQ' }] });
   });
 
-  it('names site_name, not name, when the first site's name is too long, and creates nothing', async () => {
+  it("names site_name, not name, when the first site's name is too long, and creates nothing", async () => {
     const tooLong = await t.http.post('/api/v3/clients/').set('X-API-KEY', admin).send({ name: 'Long Site Ltd', site_name: 'x'.repeat(201) });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.errors).toEqual([{ field: 'site_name', message: expect.stringContaining('200 characters') }]);
