@@ -212,7 +212,6 @@ describe('/api/v3 rate limits count only requests that passed the key and scope 
 describe('/api/v3 rate limits with the counters in Redis', () => {
   const redisUrl = process.env.REDIS_URL;
   if (!redisUrl) {
-    // eslint-disable-next-line no-console
     console.log('skipped: the shared-Redis rate-limit test needs REDIS_URL (e.g. redis://127.0.0.1:6379); .ci/run sets it when Redis answers');
     it.skip('two instances share one bucket per key (needs REDIS_URL)', () => undefined);
     return;

@@ -1,17 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, Matches } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { ALERT_SEVERITIES, ALERT_TYPES, AlertEntity, AlertSeverity, AlertType } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
-import { AGENT_ID_MESSAGE, ID_DIGITS_PATTERN, iso } from '../../common/values';
+import { iso } from '../../common/values';
+import { AGENT_ID_SCHEMA, IsAgentId } from '../common/agent-id';
 
 /** "true"/"false" in a query string; anything else stays as it is and fails @IsBoolean. */
 const bool = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 export class AlertFilterDto extends PageQueryDto {
-  @ApiPropertyOptional({ description: 'agent id' })
+  @ApiPropertyOptional({ ...AGENT_ID_SCHEMA, description: 'agent id' })
   @IsOptional()
-  @Matches(ID_DIGITS_PATTERN, { message: `agent ${AGENT_ID_MESSAGE}` })
+  @IsAgentId()
   agent?: string;
 
   @ApiPropertyOptional({ enum: ALERT_SEVERITIES })

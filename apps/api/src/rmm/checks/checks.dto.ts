@@ -1,9 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CHECK_STATUSES, CHECK_TYPES, CheckEntity, CheckStatus, CheckType } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
-import { AGENT_ID_MESSAGE, ID_DIGITS_PATTERN } from '../../common/values';
+import { AGENT_ID_SCHEMA, IsAgentId } from '../common/agent-id';
 
 const SETTINGS_DOC =
   'Per check type: diskspace {drive: "C:" or "/", threshold_percent 1-99 (alert below this % free)}; ' +
@@ -12,17 +11,16 @@ const SETTINGS_DOC =
   'eventlog {log_name: Application|System|Security|Setup, event_id?, event_type?: error|warning|information, search_text?}';
 
 export class CheckFilterDto extends PageQueryDto {
-  @ApiPropertyOptional({ description: 'agent id', example: '42' })
+  @ApiPropertyOptional({ ...AGENT_ID_SCHEMA, description: 'agent id', example: '42' })
   @IsOptional()
-  @Matches(ID_DIGITS_PATTERN, { message: `agent ${AGENT_ID_MESSAGE}` })
+  @IsAgentId()
   agent?: string;
 }
 
 export class CreateCheckDto {
-  @ApiProperty({ description: 'agent id (digits, as a string or a number)', example: '42' })
+  @ApiProperty({ ...AGENT_ID_SCHEMA, description: 'agent id (digits, as a string or a number)', example: '42' })
   @IsDefined()
-  @Transform(({ value }) => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value))
-  @Matches(ID_DIGITS_PATTERN, { message: `agent ${AGENT_ID_MESSAGE}` })
+  @IsAgentId()
   agent: string;
 
   @ApiProperty({ enum: CHECK_TYPES })

@@ -1,16 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { TaskEntity } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
-import { AGENT_ID_MESSAGE, ID_DIGITS_PATTERN, PG_INT_MAX, iso } from '../../common/values';
-
-const agentIdText = ({ value }: { value: unknown }) => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value);
+import { PG_INT_MAX, iso } from '../../common/values';
+import { AGENT_ID_SCHEMA, IsAgentId } from '../common/agent-id';
 
 export class TaskFilterDto extends PageQueryDto {
-  @ApiPropertyOptional({ description: 'agent id' })
+  @ApiPropertyOptional({ ...AGENT_ID_SCHEMA, description: 'agent id' })
   @IsOptional()
-  @Matches(ID_DIGITS_PATTERN, { message: `agent ${AGENT_ID_MESSAGE}` })
+  @IsAgentId()
   agent?: string;
 }
 
@@ -21,10 +19,9 @@ export class CreateTaskDto {
   @MaxLength(200)
   name: string;
 
-  @ApiProperty({ example: '42', description: 'agent id' })
+  @ApiProperty({ ...AGENT_ID_SCHEMA, example: '42', description: 'agent id' })
   @IsDefined()
-  @Transform(agentIdText)
-  @Matches(ID_DIGITS_PATTERN, { message: `agent ${AGENT_ID_MESSAGE}` })
+  @IsAgentId()
   agent: string;
 
   @ApiProperty({ example: 3, description: 'script id' })

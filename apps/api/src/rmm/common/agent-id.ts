@@ -1,0 +1,17 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { Matches } from 'class-validator';
+import { AGENT_ID_MESSAGE, ID_DIGITS_PATTERN } from '../../common/values';
+
+/** The pattern an agent id follows on the wire, for `@ApiProperty({ ...AGENT_ID_SCHEMA })`. */
+export const AGENT_ID_SCHEMA = { pattern: ID_DIGITS_PATTERN.source } as const;
+
+/**
+ * An agent id in a body or query: a string of digits (a whole number is taken as its digits, since the
+ * spec's clients treat the id as an integer). Validation only; the property's ApiProperty documents it.
+ */
+export const IsAgentId = (): PropertyDecorator =>
+  applyDecorators(
+    Transform(({ value }: { value: unknown }) => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value)),
+    Matches(ID_DIGITS_PATTERN, { message: `$property ${AGENT_ID_MESSAGE}` }),
+  );
