@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from './common/clock';
+import { RateLimitModule } from './common/rate-limit/rate-limiter';
 import { RedisModule } from './common/redis/redis.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -23,6 +24,7 @@ export function coreImports(config: AppConfig, databaseUrl: string, clock?: Cloc
     SettingsModule,
     ConfigModule.forRoot(config, clock),
     RedisModule,
+    RateLimitModule,
     AgentChannelModule,
     UsersModule,
     // The whole backend: its controllers' guards need the rate limiter even in the CLI's context (no routes there).

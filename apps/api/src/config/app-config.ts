@@ -34,6 +34,25 @@ export interface AppConfig {
   deploymentRateLimitPerMinute: number;
   /** The enrollment function's time limit for one backend or data-platform call. */
   enrollUpstreamTimeoutMs: number;
+  /** Enrollments one user may request per minute (the function answers 429 past it). */
+  enrollRateLimitPerUserPerMinute: number;
+  /** Requests one caller (user, or key when no user token) may make per minute to /rest/v1 and /functions/v1 together. */
+  platformRateLimitPerUserPerMinute: number;
+  /** Both /api/v3 budgets of the enrollment function's own key (it speaks for every user). */
+  functionKeyRateLimitPerMinute: number;
+  /** Failed sign-ins allowed per account, and per client address, within the window. */
+  authFailedSigninsPerAccount: number;
+  authFailedSigninsPerAddress: number;
+  authFailedSigninWindowSeconds: number;
+  /** Password hashes (argon2id, 64 MiB each) computed at once, and how many may wait for a turn. */
+  authMaxConcurrentHashes: number;
+  authHashQueueLength: number;
+  /** Connections to PostgreSQL, and how long a request waits for one before answering 503. */
+  dbPoolSize: number;
+  dbPoolAcquireTimeoutMs: number;
+  /** Whole-request time limit (headers and body), and how long an idle keep-alive connection is kept. */
+  httpRequestTimeoutMs: number;
+  httpKeepAliveTimeoutMs: number;
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -84,6 +103,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     rateLimitPerMinute: integer(env, 'RMM_RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000),
     deploymentRateLimitPerMinute: integer(env, 'RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
     enrollUpstreamTimeoutMs: integer(env, 'ENROLL_UPSTREAM_TIMEOUT_MS', 10_000, 100, 300_000),
+    enrollRateLimitPerUserPerMinute: integer(env, 'ENROLL_RATE_LIMIT_PER_USER_PER_MINUTE', 10, 1, 1_000_000),
+    platformRateLimitPerUserPerMinute: integer(env, 'PLATFORM_RATE_LIMIT_PER_USER_PER_MINUTE', 300, 1, 1_000_000),
+    functionKeyRateLimitPerMinute: integer(env, 'RMM_FUNCTION_KEY_RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
+    authFailedSigninsPerAccount: integer(env, 'AUTH_FAILED_SIGNINS_PER_ACCOUNT', 10, 1, 1_000_000),
+    authFailedSigninsPerAddress: integer(env, 'AUTH_FAILED_SIGNINS_PER_ADDRESS', 100, 1, 1_000_000),
+    authFailedSigninWindowSeconds: integer(env, 'AUTH_FAILED_SIGNIN_WINDOW_SECONDS', 300, 1, 86_400),
+    authMaxConcurrentHashes: integer(env, 'AUTH_MAX_CONCURRENT_HASHES', 2, 1, 64),
+    authHashQueueLength: integer(env, 'AUTH_HASH_QUEUE_LENGTH', 8, 0, 10_000),
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 20, 2, 1_000),
+    dbPoolAcquireTimeoutMs: integer(env, 'DB_POOL_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
+    httpRequestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
+    httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000),
   };
 }
 
