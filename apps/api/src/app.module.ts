@@ -19,7 +19,8 @@ import { SettingsModule } from './settings/settings.repository';
 /** Modules shared by the HTTP server and the operator CLI. */
 export function coreImports(config: AppConfig, databaseUrl: string, clock?: Clock): NonNullable<DynamicModule['imports']> {
   return [
-    TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl), extra: { max: 20 } }),
+    // A request waits at most DB_POOL_ACQUIRE_TIMEOUT_MS for a connection, then answers 503 (never queues for minutes).
+    TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl), extra: { max: config.dbPoolSize, connectionTimeoutMillis: config.dbPoolAcquireTimeoutMs } }),
     TransactionModule,
     SettingsModule,
     ConfigModule.forRoot(config, clock),

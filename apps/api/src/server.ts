@@ -2,7 +2,8 @@ import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
-import { LogController, type FastifyInstance } from 'fastify';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { Clock } from './common/clock';
@@ -13,7 +14,11 @@ import { setupSwagger } from './common/http/swagger';
 import { AppConfig } from './config/app-config';
 import { RuntimeConfig } from './config/runtime-config';
 import { OpenDatabase, openDatabase } from './database/database';
+import { BodyLimit, registerBodyLimits } from './common/http/body-limits';
 import { registerBodyParsers } from './common/http/body-parsers';
+import { registerSecurityHeaders } from './common/http/security-headers';
+import { pathStartsWith } from './common/errors/error-surfaces';
+import { sendError } from './common/errors/global-exception.filter';
 import { registerCors } from './common/http/cors';
 import { functionCors, isFunctionPath, registerFunctionMethodCheck } from './enroll/enroll-http';
 import { platformCors, registerGoTrueVersionHeader } from './platform/platform-http';
@@ -81,15 +86,47 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
   };
 }
 
+/** The largest body each surface takes; anything else (no route takes a body there) at most 16 KiB. */
+export const BODY_LIMITS: BodyLimit[] = [
+  { name: 'function', matches: pathStartsWith('/functions/v1'), maxBytes: 16 * 1024 },
+  { name: 'auth', matches: pathStartsWith('/auth/v1'), maxBytes: 64 * 1024 },
+  { name: 'rest', matches: pathStartsWith('/rest/v1'), maxBytes: 256 * 1024 },
+  // Scripts are up to 1 MiB of text, which JSON escaping can grow.
+  { name: 'rmm', matches: pathStartsWith('/api/v3'), maxBytes: 2 * 1024 * 1024 },
+];
+const DEFAULT_BODY_LIMIT = 16 * 1024;
+const CORS_POLICIES = [functionCors, platformCors];
+
 async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, clock?: Clock): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // One line per request is written by our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 100 },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: Math.max(...BODY_LIMITS.map((l) => l.maxBytes)),
+    // A client that trickles its request is cut off (408) within a second of its limit; idle keep-alive
+    // sockets are closed. Node checks these limits every connectionsCheckingInterval (30 s by default).
+    serverFactory: (handler: RequestListener) => {
+      const server = createHttpServer(
+        {
+          requestTimeout: config.httpRequestTimeoutMs,
+          headersTimeout: Math.min(config.httpRequestTimeoutMs, 10_000),
+          connectionsCheckingInterval: 1_000,
+        },
+        handler,
+      );
+      server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
+      return server;
+    },
+    // Errors Fastify raises before routing (a malformed URL, an over-long path parameter) get each surface's body too.
+    // (Those answers skip the onSend hooks, so the request id and the surface's CORS headers are set here.)
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('x-request-id', request.id);
+      for (const [k, v] of Object.entries(CORS_POLICIES.find((p) => p.matches(request.url))?.headers(request.url) ?? {})) reply.header(k, v);
+      sendError(ERROR_SURFACES, logger, error, request, reply);
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, databaseUrl, clock), adapter, {
     logger: new NestPinoLogger(logger),
@@ -113,8 +150,13 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
     );
   });
 
-  registerBodyParsers(app, isFunctionPath);
-  registerCors(app, [functionCors, platformCors]);
+  registerBodyLimits(fastify, BODY_LIMITS, DEFAULT_BODY_LIMIT);
+  registerBodyParsers(app, isFunctionPath, BODY_LIMITS);
+  registerSecurityHeaders(fastify, {
+    exempt: isFunctionPath,
+    noStore: pathStartsWith('/auth/v1', '/api/v3/keys', '/deploy'),
+  });
+  registerCors(app, CORS_POLICIES);
   registerFunctionMethodCheck(app);
   registerGoTrueVersionHeader(app);
   app.useGlobalFilters(new GlobalExceptionFilter(ERROR_SURFACES, logger));

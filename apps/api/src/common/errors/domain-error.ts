@@ -26,6 +26,8 @@ export class DomainError<C extends string = string> extends Error {
     readonly code: C,
     message: string,
     readonly fields: FieldError[] = [],
+    /** Headers the answer must carry whatever the surface (Retry-After on a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'DomainError';

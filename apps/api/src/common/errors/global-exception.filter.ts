@@ -81,7 +81,7 @@ export function renderError(
 
 export function normalizeError(exception: unknown): NormalizedError {
   if (exception instanceof DomainError) {
-    return { status: 0, message: exception.message, code: exception.code, fields: exception.fields, headers: {}, source: 'domain' };
+    return { status: 0, message: exception.message, code: exception.code, fields: exception.fields, headers: { ...exception.headers }, source: 'domain' };
   }
   if (exception instanceof ThrottlerException) {
     return { status: 429, message: 'rate limited', code: CommonErrorCode.RateLimited, fields: [], headers: {}, source: 'http' };
@@ -93,8 +93,16 @@ export function normalizeError(exception: unknown): NormalizedError {
     const message = Array.isArray(raw) ? raw.join('; ') : String(raw ?? exception.message);
     return { status, message, fields: [], headers: {}, source: 'http' };
   }
+  if (isPoolExhausted(exception)) {
+    // Every connection busy for DB_POOL_ACQUIRE_TIMEOUT_MS: an overload, not a fault of this request.
+    return { status: 503, message: 'the database is busy, retry shortly', code: CommonErrorCode.Unavailable, fields: [], headers: { 'retry-after': '1' }, source: 'domain' };
+  }
   // Errors raised by Fastify itself before a handler runs (bad JSON, wrong content type, too large).
   const e = exception as { statusCode?: unknown; message?: unknown; code?: unknown };
+  if (e?.code === 'FST_ERR_BAD_URL') {
+    // A path that cannot be decoded names nothing.
+    return { status: 404, message: 'Not found', fields: [], headers: {}, source: 'http' };
+  }
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     const frameworkCode = typeof e.code === 'string' ? e.code : undefined;
     return { status: e.statusCode, message: fastifyMessage(e), fields: [], headers: {}, source: 'framework', frameworkCode };
@@ -102,8 +110,16 @@ export function normalizeError(exception: unknown): NormalizedError {
   return { status: 500, message: 'server error', fields: [], headers: {}, source: 'fault' };
 }
 
+/** node-postgres' pool gave up waiting for a free connection (connectionTimeoutMillis). */
+function isPoolExhausted(err: unknown): boolean {
+  const message = (err as { message?: unknown })?.message;
+  return typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated due to connection timeout/.test(message);
+}
+
 function fastifyMessage(e: { message?: unknown; code?: unknown }): string {
   switch (e.code) {
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return 'URI Too Long';
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'Unsupported Media Type';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -26,13 +26,34 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   });
 }
 
-/** Swagger UI at /docs, the document at /docs/openapi.json; /docs/ redirects so relative assets load. */
+/** What Swagger UI loads; the rest of swagger-ui-dist (package.json, README, source maps, its stock index.html) is not served. */
+const DOCS_FILES = new Set([
+  '/docs',
+  '/docs/openapi.json',
+  '/docs/openapi.yaml',
+  '/docs/swagger-ui.css',
+  '/docs/swagger-ui-bundle.js',
+  '/docs/swagger-ui-standalone-preset.js',
+  '/docs/swagger-ui-init.js',
+  '/docs/favicon-32x32.png',
+  '/docs/favicon-16x16.png',
+]);
+
+/**
+ * Swagger UI at /docs, the document at /docs/openapi.json; /docs/ redirects so relative assets load. Keys
+ * typed under "Authorize" are not kept in the browser's storage (an admin key would outlive the tab).
+ */
 export function setupSwagger(app: INestApplication): OpenAPIObject {
   const document = buildOpenApiDocument(app);
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (request.url === '/docs/' || request.url.startsWith('/docs/?')) {
+    const path = request.url.split('?')[0];
+    if (path === '/docs/') {
       void reply.redirect('/docs', 301);
+      return;
+    }
+    if (path.startsWith('/docs/') && !DOCS_FILES.has(path)) {
+      void reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ statusCode: 404, message: 'Not found' }));
       return;
     }
     done();
@@ -41,7 +62,7 @@ export function setupSwagger(app: INestApplication): OpenAPIObject {
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
     customSiteTitle: 'RMM server API',
-    swaggerOptions: { persistAuthorization: true },
+    swaggerOptions: { persistAuthorization: false },
   });
   return document;
 }

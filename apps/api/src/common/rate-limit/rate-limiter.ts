@@ -1,4 +1,4 @@
-import { Global, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { RedisConnections } from '../redis/redis.module';
 
