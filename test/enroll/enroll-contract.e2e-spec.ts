@@ -56,6 +56,8 @@ describe('POST /functions/v1/enroll-rmm (contract)', () => {
       RMM_DEFAULT_CLIENT_ID: '77',
       RMM_DEFAULT_SITE_ID: '88',
       ENROLL_UPSTREAM_TIMEOUT_MS: '1500',
+      // This file enrolls one user far more than 10 times a minute; the per-user limit has its own tests.
+      ENROLL_RATE_LIMIT_PER_USER_PER_MINUTE: '1000',
     });
     const users = t.server.app.get(UsersService);
     userId = (await users.create({ email: 'tech@acme.test', password: 'pw-acme-1', clientId: 5, siteId: 6 })).user.id;

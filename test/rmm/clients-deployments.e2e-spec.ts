@@ -12,7 +12,8 @@ describe('/api/v3 clients, sites and deployments', () => {
   const admin = () => ({ 'X-API-KEY': ADMIN });
 
   beforeAll(async () => {
-    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, PUBLIC_URL: 'https://rmm.example.test' }, { clock });
+    // This file creates (and is refused) more than 20 deployments a minute with one key; that limit has its own tests.
+    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, PUBLIC_URL: 'https://rmm.example.test', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' }, { clock });
   });
   afterAll(async () => {
     await t?.close();
@@ -122,12 +123,59 @@ describe('/api/v3 clients, sites and deployments', () => {
       ['an expiry in the past', (x) => ({ ...x, expires: '2026-11-22T11:59:59Z' }), 'expires'],
       ['an expiry more than a year ahead', (x) => ({ ...x, expires: '2030-01-01T00:00:00Z' }), 'expires'],
       ['install_flags that are not a string', (x) => ({ ...x, install_flags: 42 }), 'install_flags'],
+      // Finding 4: a line break in the flags added lines to the installer configuration.
+      ['install_flags with a newline', (x) => ({ ...x, install_flags: '--quiet\nRMM_SERVER_URL=http://attacker.example' }), 'install_flags'],
+      ['install_flags with a carriage return', (x) => ({ ...x, install_flags: '--quiet\rRMM_SERVER_URL=http://attacker.example' }), 'install_flags'],
+      ['install_flags with a NUL', (x) => ({ ...x, install_flags: '--quiet\u0000' }), 'install_flags'],
+      ['install_flags with a tab', (x) => ({ ...x, install_flags: '--a\t--b' }), 'install_flags'],
+      ['install_flags with a DEL', (x) => ({ ...x, install_flags: '--a\u007f' }), 'install_flags'],
     ];
     it.each(bad)('refuses %s with 400 naming the field', async (_name, body, field) => {
       const res = await t.http.post('/api/v3/agents/deployments/').set(admin()).send(body(tenant));
       expect(res.status).toBe(400);
       expect(res.body.detail).toBe('validation error');
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    });
+
+    it('refuses control characters in install_flags with 400 naming install_flags, and creates nothing', async () => {
+      const before = await sql(t.db.url, 'SELECT count(*)::int AS n FROM deployments');
+      const res = await t.http
+        .post('/api/v3/agents/deployments/')
+        .set(admin())
+        .send({ ...tenant, install_flags: '--quiet\nRMM_SERVER_URL=http://attacker.example' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        detail: 'validation error',
+        errors: [{ field: 'install_flags', message: 'install_flags must not contain control characters' }],
+      });
+      expect(await sql(t.db.url, 'SELECT count(*)::int AS n FROM deployments')).toEqual(before);
+    });
+
+    it('builds the installer so that no value changes its structure: one KEY=value a line, odd values JSON-quoted', async () => {
+      const flags = '--log "debug" #not-a-comment \u2028RMM_SERVER_URL=http://attacker.example \\ é';
+      const d = (await t.http.post('/api/v3/agents/deployments/').set(admin()).send({ ...tenant, install_flags: flags })).body;
+      expect(d.install_flags).toBe(flags);
+      const res = await t.http.get(new URL(d.download_url).pathname);
+      expect(res.status).toBe(200);
+      const text = res.body.toString() as string;
+      expect(/^[\x20-\x7e\n]*$/.test(text)).toBe(true); // plain ASCII lines: no U+2028, U+0085… to split on
+      const lines = text.split('\n');
+      expect(lines.filter((l) => l.startsWith('RMM_SERVER_URL='))).toEqual(['RMM_SERVER_URL=https://rmm.example.test']);
+      expect(lines.map((l) => l.split('=')[0]).filter((k) => k.startsWith('RMM_'))).toEqual([
+        'RMM_SERVER_URL', 'RMM_DEPLOYMENT_TOKEN', 'RMM_CLIENT_ID', 'RMM_SITE_ID', 'RMM_ARCH', 'RMM_INSTALL_FLAGS',
+      ]);
+      const value = lines.find((l) => l.startsWith('RMM_INSTALL_FLAGS='))!.slice('RMM_INSTALL_FLAGS='.length);
+      expect(JSON.parse(value)).toBe(flags);
+    });
+
+    it('keeps control characters out of install_flags in the database too (CHECK), whoever writes', async () => {
+      const [{ id }] = await sql<{ id: number }>(
+        t.db.url,
+        `INSERT INTO deployments (client_id, site_id, expires_at) VALUES ($1, $2, now() + interval '1 hour') RETURNING id`,
+        [tenant.client, tenant.site],
+      );
+      await expect(sql(t.db.url, `UPDATE deployments SET install_flags = E'a\\nb' WHERE id = $1`, [id])).rejects.toMatchObject({ code: '23514' });
+      await expect(sql(t.db.url, `UPDATE deployments SET install_flags = repeat('a', 1001) WHERE id = $1`, [id])).rejects.toMatchObject({ code: '23514' });
     });
 
     it('refuses an unknown client and a site of another client', async () => {

@@ -2,7 +2,8 @@ import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
-import { createServer as createHttpServer, type RequestListener } from 'node:http';
+import { createServer as createHttpServer, STATUS_CODES, type RequestListener } from 'node:http';
+import type { Socket } from 'node:net';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
@@ -18,7 +19,7 @@ import { BodyLimit, registerBodyLimits } from './common/http/body-limits';
 import { registerBodyParsers } from './common/http/body-parsers';
 import { registerSecurityHeaders } from './common/http/security-headers';
 import { pathStartsWith } from './common/errors/error-surfaces';
-import { sendError } from './common/errors/global-exception.filter';
+import { renderError, sendError } from './common/errors/global-exception.filter';
 import { registerCors } from './common/http/cors';
 import { functionCors, isFunctionPath, registerFunctionMethodCheck } from './enroll/enroll-http';
 import { platformCors, registerGoTrueVersionHeader } from './platform/platform-http';
@@ -120,6 +121,9 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
       server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
       return server;
     },
+    // Errors Node's HTTP parser raises before Fastify sees a request (headers or URL over 16 KiB: 431; a
+    // request not received within HTTP_REQUEST_TIMEOUT_MS: 408; unreadable HTTP: 400), in the surface's format.
+    clientErrorHandler: (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => answerClientError(err, socket, logger),
     // Errors Fastify raises before routing (a malformed URL, an over-long path parameter) get each surface's body too.
     // (Those answers skip the onSend hooks, so the request id and the surface's CORS headers are set here.)
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
@@ -170,6 +174,35 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
   setupSwagger(app);
   await app.init();
   return app;
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, message: 'Request Header Fields Too Large' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'Request Timeout' },
+};
+
+/** Writes the surface's answer to a request Node could not parse, on the raw socket, and closes it. */
+function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket, logger: Logger): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const { status, message } = CLIENT_ERRORS[err.code ?? ''] ?? { status: 400, message: 'Bad Request' };
+  // The request line, when the packet still holds it, says which surface answers.
+  const packet = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined;
+  const requestLine = packet?.toString('latin1', 0, Math.min(packet.length, 4096)).split('\r\n')[0] ?? '';
+  const url = /^[A-Z]+ (\/\S*) HTTP\/1\.[01]$/.exec(requestLine)?.[1] ?? '/';
+  const rendered = renderError(ERROR_SURFACES, logger, Object.assign(new Error(message), { statusCode: status, code: err.code }), url, {});
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    connection: 'close',
+    ...(CORS_POLICIES.find((p) => p.matches(url))?.headers(url) ?? {}),
+    ...(rendered.headers ?? {}),
+  };
+  const body = JSON.stringify(rendered.body);
+  headers['content-length'] = String(Buffer.byteLength(body));
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+  socket.end(`HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status] ?? 'Error'}\r\n${head}\r\n\r\n${body}`);
 }
 
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {

@@ -14,9 +14,13 @@ import { ClientEntity } from './client.entity';
 import { ARCHES, Arch, sqlList } from './enums';
 import { SiteEntity } from './site.entity';
 
+/** The longest install_flags (characters); control characters (U+0000-U+001F, U+007F) are refused too. */
+export const INSTALL_FLAGS_MAX_LENGTH = 1000;
+
 /** A one-time installer download for a client's site, active until expiry or revocation. */
 @Entity({ name: 'deployments' })
 @Check('CHK_deployments_arch', `"arch" IN (${sqlList(ARCHES)})`)
+@Check('CHK_deployments_install_flags', `char_length("install_flags") <= ${INSTALL_FLAGS_MAX_LENGTH} AND "install_flags" !~ '[\\x01-\\x1f\\x7f]'`)
 @Index('IDX_deployments_active', ['expiresAt'], { where: '"revoked_at" IS NULL' })
 export class DeploymentEntity {
   @PrimaryGeneratedColumn()

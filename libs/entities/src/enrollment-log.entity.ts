@@ -2,9 +2,19 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedCo
 import { ENROLLMENT_STATUSES, EnrollmentStatus, sqlList } from './enums';
 import { UserEntity } from './user.entity';
 
+/**
+ * The longest text each column takes (characters), enforced by CHECK constraints so that nothing longer
+ * reaches the table, even through the service role. Values matched with LIKE must stay short: PostgreSQL
+ * does not check for cancellation inside one match (docs/decisions.md, "Limits").
+ */
+export const ENROLLMENT_LOG_LIMITS = { hostname: 255, platform: 32, deploymentUuid: 64 } as const;
+
 /** Audit of enrollments: one row per deployment issued by the enrollment function. */
 @Entity({ name: 'enrollment_log' })
 @Check('CHK_enrollment_log_status', `"status" IN (${sqlList(ENROLLMENT_STATUSES)})`)
+@Check('CHK_enrollment_log_hostname_length', `char_length("hostname") <= ${ENROLLMENT_LOG_LIMITS.hostname}`)
+@Check('CHK_enrollment_log_platform_length', `char_length("platform") <= ${ENROLLMENT_LOG_LIMITS.platform}`)
+@Check('CHK_enrollment_log_deployment_uuid_length', `char_length("deployment_uuid") <= ${ENROLLMENT_LOG_LIMITS.deploymentUuid}`)
 @Index('IDX_enrollment_log_user_requested', ['userId', 'requestedAt'])
 export class EnrollmentLogEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
@@ -13,7 +23,8 @@ export class EnrollmentLogEntity {
   @Column({ name: 'user_id', type: 'uuid' })
   userId: string;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  // No foreign key: the rows are the enrollment audit trail and outlive the user (a trigger checks user_id on write).
+  @ManyToOne(() => UserEntity, { createForeignKeyConstraints: false })
   @JoinColumn({ name: 'user_id' })
   user?: UserEntity;
 

@@ -2,6 +2,7 @@ import { AgentEntity } from './agent.entity';
 import { AlertEntity } from './alert.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { AppSettingEntity } from './app-setting.entity';
+import { AuditLogEntity } from './audit-log.entity';
 import { CheckEntity } from './check.entity';
 import { ClientEntity } from './client.entity';
 import { DeploymentDownloadEntity } from './deployment-download.entity';
@@ -21,6 +22,7 @@ export {
   AlertEntity,
   ApiKeyEntity,
   AppSettingEntity,
+  AuditLogEntity,
   CheckEntity,
   ClientEntity,
   DeploymentDownloadEntity,
@@ -35,6 +37,8 @@ export {
   UserProfileEntity,
 };
 export type { AgentDisk } from './agent.entity';
+export { AUDIT_ACTOR_KINDS } from './audit-log.entity';
+export type { AuditActorKind } from './audit-log.entity';
 
 /** Every entity, for the data source. */
 export const ALL_ENTITIES = [
@@ -54,4 +58,5 @@ export const ALL_ENTITIES = [
   AlertEntity,
   ApiKeyEntity,
   AppSettingEntity,
+  AuditLogEntity,
 ];

@@ -4,7 +4,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { openDatabase } from '../database/database';
 import { CliModule } from './cli.module';
-import { CliIo, COMMANDS, USAGE, UsageError } from './commands';
+import { AUDITED_COMMANDS, CliIo, COMMANDS, recordCommand, USAGE, UsageError } from './commands';
 
 /** `npm run cli -- <command>`: operator commands on the server's database (embedded or DATABASE_URL). */
 export async function runCli(argv: string[], io: CliIo, env = process.env): Promise<number> {
@@ -30,10 +30,12 @@ export async function runCli(argv: string[], io: CliIo, env = process.env): Prom
     return 1;
   }
   const ctx = await NestFactory.createApplicationContext(CliModule.forRoot(config, db.url), { logger: false, abortOnError: false });
+  let failure: unknown;
   try {
     await handler(ctx, argv.slice(2), io);
     return 0;
   } catch (err) {
+    failure = err;
     if (err instanceof UsageError) {
       io.err(`rmm-cli: ${err.message}\n\n${USAGE}`);
       return 2;
@@ -45,6 +47,7 @@ export async function runCli(argv: string[], io: CliIo, env = process.env): Prom
     io.err(`rmm-cli: ${(err as Error).message ?? String(err)}`);
     return 1;
   } finally {
+    if (AUDITED_COMMANDS.has(name)) await recordCommand(ctx, name, argv.slice(2), failure, io);
     await ctx.close();
     await db.stop();
   }

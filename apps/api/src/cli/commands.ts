@@ -1,9 +1,13 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
+import { Clock } from '../common/clock';
 import { invalid } from '../common/errors/domain-error';
 import { RuntimeConfig } from '../config/runtime-config';
 import { UsersService } from '../platform/users/users.service';
 import { ApiKeysService, normaliseScopes } from '../rmm/api-keys/api-keys.service';
+import { cliOutcome, cliTarget } from '../rmm/audit/audit-entry';
+import { AuditService } from '../rmm/audit/audit.service';
 import { ClientsService } from '../rmm/clients/clients.service';
 import { iso, parseId } from '../common/values';
 
@@ -95,6 +99,41 @@ export const COMMANDS: Record<string, Handler> = {
     io.out(`RMM_DEFAULT_SITE_ID=${r.rmmDefaultSiteId}`);
   },
 };
+
+/** Commands that change something: every run is written to the audit log, whatever its outcome. */
+export const AUDITED_COMMANDS: ReadonlySet<string> = new Set(['apikey create', 'apikey revoke', 'user create', 'client create', 'site create']);
+
+/**
+ * The audit row of a command: actor `cli` and the operating-system user, the command, its arguments without
+ * secrets (never a password), `ok` or `error: <message>`. A failure to write it is a warning, not a failure.
+ */
+export async function recordCommand(ctx: INestApplicationContext, command: string, args: string[], error: unknown, io: CliIo): Promise<void> {
+  try {
+    await ctx.get(AuditService).recordNow({
+      at: ctx.get(Clock).now(),
+      actorKind: 'cli',
+      actorId: null,
+      actorName: osUser(),
+      method: null,
+      action: command,
+      target: cliTarget(args),
+      clientAddress: hostname(),
+      status: null,
+      outcome: cliOutcome(args, error),
+      requestId: null,
+    });
+  } catch (err) {
+    io.err(`rmm-cli: warning: the audit log did not record this command: ${(err as Error).message}`);
+  }
+}
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? `uid ${process.getuid?.() ?? '?'}`; // no passwd entry (a container's arbitrary uid)
+  }
+}
 
 function parse(args: string[], options: Record<string, { type: 'string' }>, allowPositionals = false) {
   try {

@@ -18,6 +18,8 @@ export const FUNCTION_STATUS: Record<FunctionSurfaceCode, number> = {
   [EnrollErrorCode.DataPlatformUnavailable]: 502,
   [EnrollErrorCode.EnrollmentNotFound]: 404,
   [EnrollErrorCode.DeploymentUuidRequired]: 400,
+  [EnrollErrorCode.InvalidField]: 400,
+  [EnrollErrorCode.TooManyRequests]: 429,
 };
 
 /** `{error: message}` for everything under /functions/v1 (the spec's error body); CORS headers come from its policy. */

@@ -9,6 +9,7 @@ import {
   ApiOperation,
   ApiQuery,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -25,16 +26,22 @@ export class EnrollController {
 
   /**
    * Issues a 24-hour agent deployment for the caller's tenant. Checks run in this order: method (405),
-   * bearer token (401), profile (404), body JSON (400), fields (400), backend call (502).
+   * bearer token (401), profile (404), body JSON (400), fields (400), backend call (502). hostname is at most
+   * 255 characters and platform 32, neither with control characters (400). A user gets
+   * ENROLL_RATE_LIMIT_PER_USER_PER_MINUTE enrollments a minute (429 with Retry-After).
    */
   @Post()
   @HttpCode(200)
   @ApiOperation({ operationId: 'enrollRmm' })
   @ApiBody({ type: EnrollRequestDto })
   @ApiOkResponse({ type: EnrollResponseDto })
-  @ApiBadRequestResponse({ type: EnrollErrorDto, description: 'Invalid JSON body / hostname and platform are required' })
+  @ApiBadRequestResponse({
+    type: EnrollErrorDto,
+    description: 'Invalid JSON body / hostname and platform are required / hostname or platform too long or holding control characters',
+  })
   @ApiUnauthorizedResponse({ type: EnrollErrorDto, description: 'Missing Bearer token / Invalid user token' })
   @ApiNotFoundResponse({ type: EnrollErrorDto, description: 'User profile not found' })
+  @ApiTooManyRequestsResponse({ type: EnrollErrorDto, description: "The user's enrollments or requests per minute are spent; Retry-After says when to retry" })
   @ApiBadGatewayResponse({ type: EnrollErrorDto, description: 'Deployment creation failed (the backend refused, failed or did not answer in time)' })
   enrollRmm(@Req() req: FastifyRequest, @Headers('authorization') authorization?: string, @Body() _body?: unknown): Promise<EnrollResponseDto> {
     return this.enroll.enroll({ method: req.method, authorization, rawBody: rawBodyOf(req) });
@@ -47,6 +54,7 @@ export class EnrollController {
   @ApiOkResponse({ type: EnrollmentStatusDto })
   @ApiUnauthorizedResponse({ type: EnrollErrorDto })
   @ApiNotFoundResponse({ type: EnrollErrorDto, description: 'Enrollment not found (unknown, or another user\'s)' })
+  @ApiTooManyRequestsResponse({ type: EnrollErrorDto, description: "The user's requests per minute are spent; Retry-After says when to retry" })
   enrollmentStatus(@Headers('authorization') authorization?: string, @Query('deployment_uuid') uuid?: unknown): Promise<EnrollmentStatusDto> {
     return this.enroll.status(authorization, uuid);
   }

@@ -12,6 +12,10 @@ export enum EnrollErrorCode {
   DataPlatformUnavailable = 'data_platform_unavailable',
   EnrollmentNotFound = 'enrollment_not_found',
   DeploymentUuidRequired = 'deployment_uuid_required',
+  /** hostname or platform too long, or holding control characters (the message says which). */
+  InvalidField = 'invalid_field',
+  /** The caller's per-user budget (enrollments, or requests to the data platform and functions) is spent. */
+  TooManyRequests = 'too_many_requests',
 }
 
 const MESSAGES: Record<EnrollErrorCode, string> = {
@@ -25,11 +29,13 @@ const MESSAGES: Record<EnrollErrorCode, string> = {
   [EnrollErrorCode.DataPlatformUnavailable]: 'Data platform unavailable',
   [EnrollErrorCode.EnrollmentNotFound]: 'Enrollment not found',
   [EnrollErrorCode.DeploymentUuidRequired]: 'deployment_uuid is required',
+  [EnrollErrorCode.InvalidField]: 'hostname or platform is not acceptable',
+  [EnrollErrorCode.TooManyRequests]: 'Too many requests',
 };
 
 /** An answer of the function that is not a 200: rendered as `{error: message}` with the CORS headers (enroll-error.surface.ts). */
 export class EnrollError extends DomainError<EnrollErrorCode> {
-  constructor(code: EnrollErrorCode, message?: string) {
-    super(code, message ?? MESSAGES[code]);
+  constructor(code: EnrollErrorCode, message?: string, headers: Record<string, string> = {}) {
+    super(code, message ?? MESSAGES[code], [], headers);
   }
 }

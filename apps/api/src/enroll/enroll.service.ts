@@ -1,6 +1,9 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { ENROLLMENT_LOG_LIMITS } from '@app/entities/enrollment-log.entity';
 import { Clock } from '../common/clock';
+import { RateLimiter } from '../common/rate-limit/rate-limiter';
 import { RuntimeConfig } from '../config/runtime-config';
+import { PLATFORM_BUDGET_WINDOW_MS, userBudgetBucket } from '../platform/platform-caller';
 import { defaultArch, EnrollmentStatusDto, EnrollResponseDto } from './enroll.dto';
 import { EnrollError, EnrollErrorCode } from './enroll.errors';
 import { UpstreamClient, UpstreamResult } from './upstream.client';
@@ -14,6 +17,12 @@ export interface FunctionRequest {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const MINUTE_MS = 60_000;
+/** C0 controls and DEL: a NUL cannot be stored at all (22P05, a deployment without its audit row), the others break lines. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/** A UTF-16 surrogate without its pair: not text PostgreSQL can store either. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Background retries of a failed audit insert (the answer does not wait for them). */
 const AUDIT_RETRY_DELAYS_MS = [500, 2_000];
 
@@ -31,6 +40,7 @@ export class EnrollService implements OnApplicationShutdown {
     private readonly config: RuntimeConfig,
     private readonly clock: Clock,
     private readonly upstream: UpstreamClient,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async enroll(req: FunctionRequest): Promise<EnrollResponseDto> {
@@ -38,6 +48,7 @@ export class EnrollService implements OnApplicationShutdown {
     if (req.method !== 'POST') throw new EnrollError(EnrollErrorCode.MethodNotAllowed);
     // 2. Bearer token, validated by the data platform.
     const userId = await this.userOf(req.authorization);
+    await this.chargeCaller(userId);
     // 3. Profile, with the configured defaults for null tenant ids.
     const tenant = await this.tenantOf(userId);
     // 4. Body JSON; 5. fields.
@@ -47,11 +58,20 @@ export class EnrollService implements OnApplicationShutdown {
     if (typeof hostname !== 'string' || hostname.trim() === '' || typeof platform !== 'string' || platform.trim() === '') {
       throw new EnrollError(EnrollErrorCode.FieldsRequired);
     }
+    checkText('hostname', hostname, ENROLLMENT_LOG_LIMITS.hostname);
+    checkText('platform', platform, ENROLLMENT_LOG_LIMITS.platform);
     // 6. arch: the request's (unvalidated) or the platform's default.
     const arch = body.arch === undefined || body.arch === null || body.arch === '' ? defaultArch(platform) : body.arch;
     // 7. Deployment on the backend, expiring 24 hours from now.
     const requestedAt = this.clock.now();
     const expires = new Date(requestedAt.getTime() + DAY_MS).toISOString();
+    // The user's own enrollment budget, so that one user cannot spend the backend's for every tenant.
+    await this.charge(
+      `enroll:user:${userId}`,
+      this.config.enrollRateLimitPerUserPerMinute,
+      MINUTE_MS,
+      `Too many enrollments: at most ${this.config.enrollRateLimitPerUserPerMinute} per minute per user`,
+    );
     const deployment = await this.createDeployment({ client: tenant.clientId, site: tenant.siteId, expires, arch });
     // 8. Audit row; its fate does not change the answer.
     await this.audit({
@@ -71,6 +91,7 @@ export class EnrollService implements OnApplicationShutdown {
   /** GET /functions/v1/enroll-rmm/status: the caller's own enrollment, without the backend key. */
   async status(authorization: string | undefined, deploymentUuid: unknown): Promise<EnrollmentStatusDto> {
     const userId = await this.userOf(authorization);
+    await this.chargeCaller(userId);
     if (typeof deploymentUuid !== 'string' || deploymentUuid === '') throw new EnrollError(EnrollErrorCode.DeploymentUuidRequired);
     if (!isUuid(deploymentUuid)) throw new EnrollError(EnrollErrorCode.EnrollmentNotFound);
     const res = await this.upstream.call(
@@ -93,6 +114,20 @@ export class EnrollService implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.allSettled([...this.pendingAudits]);
+  }
+
+  /** The user's requests to the data platform and the functions together (PLATFORM_RATE_LIMIT_PER_USER_PER_MINUTE). */
+  private chargeCaller(userId: string): Promise<void> {
+    const limit = this.config.platformRateLimitPerUserPerMinute;
+    return this.charge(userBudgetBucket(userId), limit, PLATFORM_BUDGET_WINDOW_MS, `Too many requests: at most ${limit} per minute`);
+  }
+
+  /** Counts one hit; past the limit, 429 `{error}` with Retry-After (the CORS headers are added to every answer). */
+  private async charge(bucket: string, limit: number, windowMs: number, message: string): Promise<void> {
+    const state = await this.limiter.hit(bucket, limit, windowMs);
+    if (!state.allowed) {
+      throw new EnrollError(EnrollErrorCode.TooManyRequests, message, { 'Retry-After': String(state.retryAfterSeconds) });
+    }
   }
 
   private async userOf(authorization: string | undefined): Promise<string> {
@@ -141,7 +176,10 @@ export class EnrollService implements OnApplicationShutdown {
       if (typeof d?.uuid === 'string' && typeof d?.download_url === 'string') return { uuid: d.uuid, download_url: d.download_url };
     }
     // The backend's status and body are for the operator's log only (scrubbed of secrets when written).
-    this.logger.error({ msg: 'backend deployment creation failed', result: describe(res) });
+    // A refusal (4xx: e.g. an arch the backend does not know, passed through as the spec says) is a warning;
+    // a backend that fails or does not answer is an error.
+    const refused = res.kind === 'answer' && res.status >= 400 && res.status < 500;
+    this.logger[refused ? 'warn' : 'error']({ msg: 'backend deployment creation failed', result: describe(res) });
     throw new EnrollError(EnrollErrorCode.DeploymentFailed);
   }
 
@@ -173,6 +211,13 @@ export class EnrollService implements OnApplicationShutdown {
     const key = this.config.dataServiceRoleKey;
     return { apikey: key, authorization: `Bearer ${key}` };
   }
+}
+
+/** hostname and platform: bounded (in characters, as PostgreSQL counts them) and plain text, checked before the backend call. */
+function checkText(field: 'hostname' | 'platform', value: string, max: number): void {
+  if (value.length > max && [...value].length > max) throw new EnrollError(EnrollErrorCode.InvalidField, `${field} must be at most ${max} characters`);
+  if (CONTROL_CHARACTERS.test(value)) throw new EnrollError(EnrollErrorCode.InvalidField, `${field} must not contain control characters`);
+  if (LONE_SURROGATE.test(value)) throw new EnrollError(EnrollErrorCode.InvalidField, `${field} must be valid Unicode text`);
 }
 
 function parseBody(raw: string | undefined): Record<string, unknown> {

@@ -17,6 +17,30 @@ export interface PlatformCaller {
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/** The window of the per-caller budget of /rest/v1 and /functions/v1 (PLATFORM_RATE_LIMIT_PER_USER_PER_MINUTE). */
+export const PLATFORM_BUDGET_WINDOW_MS = 60_000;
+
+/** A signed-in user's bucket, shared by /rest/v1 and the functions (which know the user after their token check). */
+export const userBudgetBucket = (userId: string): string => `platform:user:${userId}`;
+
+/**
+ * Whose budget a REST request spends: a signed-in user's own (by user id); otherwise the key's role, shared
+ * by everyone calling with that key. The service role is the server's own secret, used by the enrollment
+ * function on behalf of every user (each already counted by the function): it gets the function key's budget
+ * (RMM_FUNCTION_KEY_RATE_LIMIT_PER_MINUTE), so that it is bounded without being a budget all users share.
+ */
+export function budgetOf(
+  caller: PlatformCaller,
+  limits: { platformRateLimitPerUserPerMinute: number; functionKeyRateLimitPerMinute: number },
+): { bucket: string; limit: number } {
+  const sub = caller.claims.sub;
+  if (caller.role === 'authenticated' && typeof sub === 'string' && sub !== '') {
+    return { bucket: userBudgetBucket(sub), limit: limits.platformRateLimitPerUserPerMinute };
+  }
+  if (caller.role === 'service_role') return { bucket: 'platform:role:service_role', limit: limits.functionKeyRateLimitPerMinute };
+  return { bucket: `platform:role:${caller.role}`, limit: limits.platformRateLimitPerUserPerMinute };
+}
+
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 function sameSecret(a: string, b: string): boolean {

@@ -35,6 +35,8 @@ export enum AuthErrorCode {
   TokenUserNotFound = 'token_user_not_found',
   /** The admin API's user id names no user (404). */
   UserNotFound = 'user_not_found',
+  /** Too many failed sign-ins for the account or the client address (429, with Retry-After). */
+  OverRequestRateLimit = 'over_request_rate_limit',
 }
 
 export class AuthError extends DomainError<AuthErrorCode> {}
@@ -69,6 +71,8 @@ export enum RestErrorCode {
   DbTimeout = 'db_timeout',
   /** Other 22xxx (data exceptions) and 23xxx (constraint violations). */
   DbInvalidData = 'db_invalid_data',
+  /** Other 42xxx: a statement PostgreSQL cannot take as asked (42804 datatype mismatch, 42P18, 42601 syntax). */
+  DbInvalidQuery = 'db_invalid_query',
 }
 
 export class PostgrestError extends DomainError<RestErrorCode> {

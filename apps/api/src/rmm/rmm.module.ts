@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from './agents/agents.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuditModule } from './audit/audit.module';
 import { ChecksModule } from './checks/checks.module';
 import { ClientsModule } from './clients/clients.module';
 import { RmmCoreModule, RmmThrottlerStorageModule } from './common/rmm-core.module';
@@ -22,6 +23,7 @@ import { TasksModule } from './tasks/tasks.module';
     ChecksModule,
     TasksModule,
     AlertsModule,
+    AuditModule,
   ],
 })
 export class RmmModule {}

@@ -68,7 +68,12 @@ export function renderError(
       normalized.status = status;
     }
   }
-  if (normalized.status >= 500) logger.error({ reqId, path, err: describe(exception) }, 'request failed');
+  if (normalized.source === 'fault' || (normalized.status >= 500 && normalized.source !== 'domain')) {
+    logger.error({ reqId, path, err: describe(exception) }, 'request failed');
+  } else if (normalized.status >= 500) {
+    // An expected refusal (an upstream said no, the pool is full): one line, no stack.
+    logger.warn({ reqId, path, code: normalized.code, status: normalized.status, message: normalized.message }, 'request refused');
+  }
   let rendered: RenderedError;
   try {
     rendered = surface.render(normalized, path, headers);

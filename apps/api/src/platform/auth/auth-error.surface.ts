@@ -29,6 +29,7 @@ export const AUTH_ERRORS: Record<AuthSurfaceCode, { status: number; errorCode: s
   [AuthErrorCode.SessionNotFound]: { status: 403, errorCode: 'session_not_found' },
   [AuthErrorCode.TokenUserNotFound]: { status: 403, errorCode: 'user_not_found' },
   [AuthErrorCode.UserNotFound]: { status: 404, errorCode: 'user_not_found' },
+  [AuthErrorCode.OverRequestRateLimit]: { status: 429, errorCode: 'over_request_rate_limit' },
   [UsersErrorCode.EmailTaken]: { status: 422, errorCode: 'email_exists' },
   [UsersErrorCode.WeakPassword]: { status: 422, errorCode: 'weak_password' },
   [UsersErrorCode.InvalidEmail]: { status: 400, errorCode: 'validation_failed' },

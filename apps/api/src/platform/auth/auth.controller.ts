@@ -24,8 +24,15 @@ export class AuthController {
   @ApiBody({ type: PasswordGrantDto })
   @ApiOkResponse({ type: TokenResponseDto })
   @ApiResponse({ status: 400, type: GoTrueErrorDto, description: 'invalid_credentials, refresh_token_not_found, refresh_token_already_used' })
-  token(@Query('grant_type') grantType: unknown, @Body() body: unknown): Promise<TokenResponse> {
-    return this.auth.token(grantType, body);
+  @ApiResponse({
+    status: 429,
+    type: GoTrueErrorDto,
+    description:
+      'over_request_rate_limit, with Retry-After (seconds): too many failed sign-ins for the account or the client address, or too many sign-ins in progress',
+  })
+  token(@Query('grant_type') grantType: unknown, @Body() body: unknown, @Req() req: FastifyRequest): Promise<TokenResponse> {
+    // request.ip is the connection's peer: the server trusts no proxy, so X-Forwarded-For is not read.
+    return this.auth.token(grantType, body, req.ip);
   }
 
   @Get('user')
@@ -49,7 +56,9 @@ export class AuthController {
   @ApiOperation({ summary: 'Create a user (service-role key). No user_profiles row is made: insert it through /rest/v1.' })
   @ApiBody({ type: AdminCreateUserDto })
   @ApiOkResponse({ type: GoTrueUserDto })
+  @ApiResponse({ status: 400, type: GoTrueErrorDto, description: 'validation_failed: email over 254 characters, password over 1024, user_metadata deeper than 8 levels or over 16 KiB' })
   @ApiResponse({ status: 422, type: GoTrueErrorDto, description: 'email_exists, weak_password' })
+  @ApiResponse({ status: 429, type: GoTrueErrorDto, description: 'over_request_rate_limit, Retry-After: 1: too many passwords being hashed now' })
   async adminCreate(@Req() req: FastifyRequest, @Body() body: unknown): Promise<GoTrueUser> {
     return this.auth.adminCreate(await this.callers.resolveForAuth(req), body);
   }

@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import type { UserEntity } from '@app/entities';
 import { Clock } from '../../common/clock';
-import { dummyPasswordHash, verifyPassword } from '../users/password';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { RuntimeConfig } from '../../config/runtime-config';
+import { MAX_PASSWORD_LENGTH, PasswordHasher } from '../users/password';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { AccessTokenClaims, AccessTokens, ACCESS_TOKEN_TTL_SECONDS, AUDIENCE, InvalidTokenError } from './access-tokens';
 import { AuthError, AuthErrorCode } from '../platform-errors';
 import { PlatformCaller } from '../platform-caller';
 import { SessionsRepository } from './sessions.repository';
+import { SignInLimits } from './signin-limits';
+import { metadataProblem } from './user-metadata';
 import { GoTrueUser, toGoTrueUser } from './user.mapper';
 import { isUuid } from '../../common/values';
+import { MAX_EMAIL_LENGTH, PASSWORD_TOO_LONG_MESSAGE } from '../users/users.service';
 
 /** GoTrue's token answer (supabase-js builds a session only when access_token, expires_in and refresh_token are there). */
 export interface TokenResponse {
@@ -28,28 +34,51 @@ const asObject = (body: unknown): Record<string, unknown> =>
 /** /auth/v1: GoTrue's password and refresh-token grants, user, logout and the admin user API. */
 @Injectable()
 export class AuthService {
+  private readonly signInLimits: SignInLimits;
+
   constructor(
     private readonly users: UsersRepository,
     private readonly usersService: UsersService,
     private readonly sessions: SessionsRepository,
     private readonly tokens: AccessTokens,
     private readonly clock: Clock,
-  ) {}
+    private readonly hasher: PasswordHasher,
+    limiter: RateLimiter,
+    config: RuntimeConfig,
+  ) {
+    this.signInLimits = new SignInLimits(limiter, config);
+  }
 
-  token(grantType: unknown, body: unknown): Promise<TokenResponse> {
-    if (grantType === 'password') return this.passwordGrant(asObject(body));
+  /** `clientAddress`: the connection's address as Fastify gives it (request.ip; no proxy is trusted). */
+  token(grantType: unknown, body: unknown, clientAddress = 'unknown'): Promise<TokenResponse> {
+    if (grantType === 'password') return this.passwordGrant(asObject(body), clientAddress);
     if (grantType === 'refresh_token') return this.refreshGrant(asObject(body));
     throw new AuthError(AuthErrorCode.ValidationFailed, 'unsupported_grant_type');
   }
 
-  /** A wrong email costs the same argon2 verification as a wrong password, so answers do not reveal which emails exist. */
-  private async passwordGrant(body: Record<string, unknown>): Promise<TokenResponse> {
+  /**
+   * A wrong email costs the same argon2 verification as a wrong password, so answers do not reveal which emails exist.
+   * Failed attempts are limited per account and per client address (SignInLimits: 429 past either, even for the
+   * right password), and the verification waits for a hashing slot (PasswordHasher: 429 at once when the queue is full).
+   */
+  private async passwordGrant(body: Record<string, unknown>, clientAddress: string): Promise<TokenResponse> {
     const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
     if (!email) throw new AuthError(AuthErrorCode.ValidationFailed, 'missing email or phone');
     const password = typeof body.password === 'string' ? body.password : '';
-    const user = await this.users.findByEmail(email);
-    const ok = await verifyPassword(user?.encryptedPassword ?? (await dummyPasswordHash()), password);
-    if (!user || !ok || password === '') throw invalidCredentials();
+    await this.signInLimits.check(email, clientAddress);
+    const found: { user: UserEntity | null } = { user: null };
+    const ok = await this.hasher.verify(async () => {
+      await this.signInLimits.admit(email);
+      // No account has an address longer than MAX_EMAIL_LENGTH (nor a password longer than the hasher takes): a failure like any other.
+      found.user = email.length > MAX_EMAIL_LENGTH ? null : await this.users.findByEmail(email);
+      return found.user?.encryptedPassword;
+    }, password);
+    const user = found.user;
+    if (!user || !ok || password === '') {
+      await this.signInLimits.failed(clientAddress);
+      throw invalidCredentials();
+    }
+    await this.signInLimits.succeeded(email);
     const { sessionId, refreshToken } = await this.sessions.createSession(user.id, this.clock.now());
     return this.issue((await this.users.findById(user.id)) ?? user, sessionId, refreshToken);
   }
@@ -119,7 +148,10 @@ export class AuthService {
     const b = asObject(body);
     if (typeof b.email !== 'string' || b.email.trim() === '') throw new AuthError(AuthErrorCode.ValidationFailed, 'Unable to validate email address: invalid format');
     if (b.password !== undefined && typeof b.password !== 'string') throw new AuthError(AuthErrorCode.ValidationFailed, 'password must be a string');
+    if (typeof b.password === 'string' && b.password.length > MAX_PASSWORD_LENGTH) throw new AuthError(AuthErrorCode.ValidationFailed, PASSWORD_TOO_LONG_MESSAGE);
     const metadata = typeof b.user_metadata === 'object' && b.user_metadata !== null && !Array.isArray(b.user_metadata) ? (b.user_metadata as Record<string, unknown>) : {};
+    const problem = metadataProblem(metadata);
+    if (problem) throw new AuthError(AuthErrorCode.ValidationFailed, problem);
     const { user } = await this.usersService.create({
       email: b.email,
       password: typeof b.password === 'string' ? b.password : '',

@@ -35,6 +35,7 @@ export const REST_ERRORS: Record<RestSurfaceCode, { status: number; wire: string
   [RestErrorCode.DbUndefinedTable]: { status: 404, wire: '42P01' },
   [RestErrorCode.DbTimeout]: { status: 504, wire: '57014' },
   [RestErrorCode.DbInvalidData]: { status: 400, wire: '22000' },
+  [RestErrorCode.DbInvalidQuery]: { status: 400, wire: '42601' },
 };
 
 const restCode = codeTable(REST_ERRORS);

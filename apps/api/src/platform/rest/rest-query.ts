@@ -37,6 +37,19 @@ export interface RestQuery {
   onConflict?: string[];
 }
 
+/**
+ * Bounds on what a filter may ask of PostgreSQL. LIKE is not interrupted by statement_timeout inside one
+ * value, so patterns stay short and few-wildcarded (docs/decisions.md, "Limits"); 400 PGRST100 past them.
+ */
+export const FILTER_LIMITS = {
+  /** Characters of one filter's value (after `op.`), whatever the operator; an in-list counts whole. */
+  valueLength: 1024,
+  /** Characters of a like/ilike pattern. */
+  patternLength: 256,
+  /** `*` and `%` wildcards in a like/ilike pattern. */
+  patternWildcards: 8,
+} as const;
+
 /** Query keys that are not column filters. */
 const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'on_conflict', 'columns', 'apikey']);
 /** Supabase's default max rows per answer. */
@@ -110,6 +123,28 @@ export function parseInList(raw: string): string[] {
   return out;
 }
 
+/** Characters as PostgreSQL counts them (code points). */
+const charLength = (s: string, max: number): number => (s.length <= max ? s.length : [...s].length);
+const preview = (s: string): string => (s.length > 64 ? `${s.slice(0, 64)}…` : s);
+
+function checkBounds(col: string, raw: string, op: FilterOp, value: string): void {
+  const refuse = (details: string): PostgrestError => parseError(`failed to parse filter (${col}=${preview(raw)})`, details);
+  if (op !== 'like' && op !== 'ilike') {
+    if (charLength(value, FILTER_LIMITS.valueLength) > FILTER_LIMITS.valueLength) {
+      throw refuse(`filter values are limited to ${FILTER_LIMITS.valueLength} characters`);
+    }
+    return;
+  }
+  if (charLength(value, FILTER_LIMITS.patternLength) > FILTER_LIMITS.patternLength) {
+    throw refuse(`like and ilike patterns are limited to ${FILTER_LIMITS.patternLength} characters`);
+  }
+  let wildcards = 0;
+  for (const c of value) if (c === '*' || c === '%') wildcards++;
+  if (wildcards > FILTER_LIMITS.patternWildcards) {
+    throw refuse(`like and ilike patterns may hold at most ${FILTER_LIMITS.patternWildcards} wildcards (* or %)`);
+  }
+}
+
 export function parseFilter(table: RestTable, col: string, raw: string): Filter {
   const name = column(table, col);
   let rest = raw;
@@ -124,11 +159,17 @@ export function parseFilter(table: RestTable, col: string, raw: string): Filter 
     throw parseError(`failed to parse filter (${raw})`, `unknown operator; expected one of ${FILTER_OPS.join(', ')}, optionally preceded by not.`);
   }
   const value = rest.slice(dot + 1);
+  checkBounds(col, raw, op, value);
   if (op === 'in') return { column: name, negate, op, value: parseInList(value) };
   if (op === 'is') {
     const v = value.toLowerCase();
     if (!['null', 'not_null', 'true', 'false', 'unknown'].includes(v)) {
       throw parseError(`failed to parse filter (${raw})`, 'is. takes null, not_null, true, false or unknown');
+    }
+    // IS TRUE/FALSE/UNKNOWN take a boolean: refused here as PostgreSQL would refuse it (42804, 400), before any SQL.
+    const type = table.types.get(name);
+    if (v !== 'null' && v !== 'not_null' && type !== undefined && type !== 'boolean') {
+      throw new PostgrestError(RestErrorCode.DbInvalidQuery, `argument of IS ${v.toUpperCase()} must be type boolean, not type ${type}`, null, null, '42804');
     }
     return { column: name, negate, op, value: v as IsValue };
   }

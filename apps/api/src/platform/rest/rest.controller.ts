@@ -1,8 +1,11 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { RuntimeConfig } from '../../config/runtime-config';
 import { InvalidTokenError } from '../auth/access-tokens';
-import { PlatformCaller, PlatformCallers } from '../platform-caller';
+import { budgetOf, PLATFORM_BUDGET_WINDOW_MS, PlatformCaller, PlatformCallers } from '../platform-caller';
 import { PostgrestError, RestErrorCode } from '../platform-errors';
 import { RestRequest, RestResponse, RestService } from './rest.service';
 
@@ -14,11 +17,14 @@ const TABLE = { name: 'table', enum: ['user_profiles', 'enrollment_log'] };
 @ApiParam(TABLE)
 @ApiResponse({ status: 401, description: 'No or unknown key, or a bad token (PGRST301/PGRST303); 42501 for anon' })
 @ApiResponse({ status: 403, description: '42501: the role may not do this (row-level security, column grants)' })
+@ApiResponse({ status: 429, description: "The caller's requests per minute (PLATFORM_RATE_LIMIT_PER_USER_PER_MINUTE) are spent; Retry-After says when to retry" })
 @Controller('rest/v1')
 export class RestController {
   constructor(
     private readonly rest: RestService,
     private readonly callers: PlatformCallers,
+    private readonly limiter: RateLimiter,
+    private readonly config: RuntimeConfig,
   ) {}
 
   @Get(':table')
@@ -47,7 +53,20 @@ export class RestController {
     send(reply, await this.rest.remove(await this.caller(req), restRequest(req, table)));
   }
 
+  /** The caller, once their budget allows this request (429 with Retry-After past it, before any SQL). */
   private async caller(req: FastifyRequest): Promise<PlatformCaller> {
+    const caller = await this.resolve(req);
+    const { bucket, limit } = budgetOf(caller, this.config);
+    const state = await this.limiter.hit(bucket, limit, PLATFORM_BUDGET_WINDOW_MS);
+    if (!state.allowed) {
+      throw new DomainError(CommonErrorCode.RateLimited, `Too many requests: at most ${limit} per minute`, [], {
+        'Retry-After': String(state.retryAfterSeconds),
+      });
+    }
+    return caller;
+  }
+
+  private async resolve(req: FastifyRequest): Promise<PlatformCaller> {
     try {
       return await this.callers.resolve(req.headers, req.query as Record<string, unknown>);
     } catch (err) {

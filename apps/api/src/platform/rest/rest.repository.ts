@@ -64,13 +64,19 @@ export function toPostgrestError(err: unknown, caller: PlatformCaller): unknown 
   return new PostgrestError(code, String(e.message ?? 'error'), str(e.detail), str(e.hint), sqlstate);
 }
 
-/** What a SQLSTATE means for the caller (the REST surface's table gives each its status). */
-function classify(sqlstate: string, caller: PlatformCaller): RestErrorCode | undefined {
+/**
+ * What a SQLSTATE means for the caller (the REST surface's table gives each its status). As PostgREST: what the
+ * request asked wrongly is 400 (class 22 data exceptions, 2201x included; class 23; class 42 but permissions and
+ * missing tables); what is left (class 08, 53, 54, XX…) stays a fault: 500, logged.
+ */
+export function classify(sqlstate: string, caller: PlatformCaller): RestErrorCode | undefined {
   if (sqlstate === '42501') return caller.role === 'anon' ? RestErrorCode.DbPermissionDeniedAnon : RestErrorCode.DbPermissionDenied;
   if (sqlstate === '23505' || sqlstate === '23503' || sqlstate === '23P01') return RestErrorCode.DbConflict;
   if (sqlstate === '42703' || sqlstate === '42883') return RestErrorCode.DbUndefined;
   if (sqlstate === '42P01') return RestErrorCode.DbUndefinedTable;
   if (sqlstate === '57014') return RestErrorCode.DbTimeout;
   if (sqlstate.startsWith('22') || sqlstate.startsWith('23')) return RestErrorCode.DbInvalidData;
+  // 42804 datatype_mismatch, 42P18 indeterminate_datatype, 42601 syntax_error, 42846 cannot_coerce, 42P02…
+  if (sqlstate.startsWith('42') && sqlstate !== '42P17') return RestErrorCode.DbInvalidQuery;
   return undefined;
 }

@@ -36,7 +36,7 @@ export class UsersRepository {
     return this.tx.repo(UserEntity).findAndCount({ order: { createdAt: 'ASC', id: 'ASC' }, skip: (page - 1) * perPage, take: perPage });
   }
 
-  /** Deletes the user; their profile, sessions and enrollment rows go with them (ON DELETE CASCADE). */
+  /** Deletes the user; their profile and sessions go with them (ON DELETE CASCADE); their enrollment_log rows stay (the audit trail). */
   async delete(id: string): Promise<boolean> {
     const res = await this.tx.repo(UserEntity).delete({ id });
     return (res.affected ?? 0) > 0;

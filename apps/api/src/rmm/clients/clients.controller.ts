@@ -57,6 +57,7 @@ export class ClientsController {
   @RequireScope('admin')
   @ApiOperation({ summary: 'Delete a client with its sites and deployments; refused (400) while it has agents. Scope: admin' })
   @ApiNoContentResponse()
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: '{detail: "client N still has M agent(s): delete or move them first"}' })
   async remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
     await this.clients.deleteClient(id);
   }
@@ -90,6 +91,7 @@ export class ClientsController {
   @RequireScope('clients:write')
   @ApiOperation({ summary: 'Delete a site and its deployments; refused (400) while it has agents. Scope: clients:write' })
   @ApiNoContentResponse()
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: '{detail: "site N still has M agent(s): delete or move them first"}' })
   async removeSite(@Param('id', ParseIdPipe) id: number, @Param('siteId', ParseIdPipe) siteId: number): Promise<void> {
     await this.clients.deleteSite(id, siteId);
   }

@@ -5,7 +5,7 @@ import { RuntimeConfig } from '../../config/runtime-config';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { ApiKeyGuard } from './api-key.guard';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
-import { bucketKey, keyTracker, RmmThrottlerGuard } from './rmm-throttler.guard';
+import { bucketKey, keyTracker, limitByKey, RmmThrottlerGuard } from './rmm-throttler.guard';
 import { DEPLOYMENT_CREATION_KEY } from './scopes';
 
 const MINUTE_MS = 60_000;
@@ -16,8 +16,10 @@ const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetada
 /**
  * What every /api/v3 controller needs: the key guard and the rate limits. Two throttlers share one bucket
  * per key across all endpoints: `default` (RMM_RATE_LIMIT_PER_MINUTE, 100) on every request, `deployments`
- * (RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE, 20) only on deployment creation. Counters live in Redis when
- * REDIS_URL is set, else in memory.
+ * (RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE, 20) only on deployment creation. The enrollment function's own key
+ * (RMM_API_KEY) creates deployments for every user of every tenant, each limited by the function itself
+ * (ENROLL_RATE_LIMIT_PER_USER_PER_MINUTE): both its budgets are RMM_FUNCTION_KEY_RATE_LIMIT_PER_MINUTE, so that
+ * no single user can spend them for all. Counters live in Redis when REDIS_URL is set, else in memory.
  */
 @Global()
 @Module({
@@ -25,15 +27,24 @@ const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetada
     ApiKeysModule,
     ThrottlerModule.forRootAsync({
       inject: [RuntimeConfig, RMM_THROTTLER_STORAGE],
-      useFactory: (config: RuntimeConfig, storage: ThrottlerStorage) => ({
-        throttlers: [
-          { name: 'default', ttl: MINUTE_MS, limit: config.rateLimitPerMinute },
-          { name: 'deployments', ttl: MINUTE_MS, limit: config.deploymentRateLimitPerMinute, skipIf: (ctx) => !countsAsDeployment(ctx) },
-        ],
-        getTracker: keyTracker,
-        generateKey: bucketKey,
-        storage,
-      }),
+      useFactory: (config: RuntimeConfig, storage: ThrottlerStorage) => {
+        const functionKey = (): string => config.rmmApiKey;
+        const functionKeyLimit = (): number => config.functionKeyRateLimitPerMinute;
+        return {
+          throttlers: [
+            { name: 'default', ttl: MINUTE_MS, limit: limitByKey(functionKey, () => config.rateLimitPerMinute, functionKeyLimit) },
+            {
+              name: 'deployments',
+              ttl: MINUTE_MS,
+              limit: limitByKey(functionKey, () => config.deploymentRateLimitPerMinute, functionKeyLimit),
+              skipIf: (ctx: ExecutionContext) => !countsAsDeployment(ctx),
+            },
+          ],
+          getTracker: keyTracker,
+          generateKey: bucketKey,
+          storage,
+        };
+      },
     }),
   ],
   providers: [ApiKeyGuard, RmmThrottlerGuard],

@@ -2,6 +2,8 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerException, ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
+import { apiKeyMatches } from '../api-keys/api-key-secret';
+import type { KeyedRequest } from './api-key.guard';
 
 /** Requests are counted per API key (a hash of it, never the key), not per address. */
 export function keyTracker(req: Record<string, any>): string {
@@ -12,6 +14,24 @@ export function keyTracker(req: Record<string, any>): string {
 
 /** One bucket per key and throttler across every endpoint (not per route, the throttler's default). */
 export const bucketKey = (_ctx: ExecutionContext, tracker: string, throttlerName: string): string => `rmm:${throttlerName}:${tracker}`;
+
+/**
+ * True when the request's verified key (set by ApiKeyGuard, which runs first) is the enrollment function's own:
+ * the key whose secret is RMM_API_KEY. Matched by its stored hash, not by its name, which any admin can reuse.
+ */
+export function isFunctionKey(ctx: ExecutionContext, functionKeySecret: string): boolean {
+  const key = ctx.switchToHttp().getRequest<KeyedRequest>().apiKey;
+  return key !== undefined && functionKeySecret !== '' && apiKeyMatches(functionKeySecret, key.secretHash);
+}
+
+/**
+ * A throttler's limit for a request: `functionKeyLimit` for the function's key (it speaks for every user, each
+ * limited by the function itself), `limit` for every other key.
+ */
+export const limitByKey =
+  (functionKey: () => string, limit: () => number, functionKeyLimit: () => number) =>
+  (ctx: ExecutionContext): number =>
+    isFunctionKey(ctx, functionKey()) ? functionKeyLimit() : limit();
 
 /** The throttler, answering 429 with a plain Retry-After (seconds) whichever limit was hit. */
 @Injectable()

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { Arch, ARCHES, DeploymentEntity } from '@app/entities';
+import { INSTALL_FLAGS_MAX_LENGTH } from '@app/entities/deployment.entity';
 import { PG_INT_MAX } from '../../common/values';
 
 export class CreateDeploymentDto {
@@ -26,10 +27,16 @@ export class CreateDeploymentDto {
   @IsIn(ARCHES as unknown as string[])
   arch?: Arch;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Extra command-line arguments for the installer', maxLength: 1000 })
+  @ApiPropertyOptional({
+    nullable: true,
+    description: 'Extra command-line arguments for the installer: one line, no control characters (U+0000-U+001F, U+007F)',
+    maxLength: INSTALL_FLAGS_MAX_LENGTH,
+  })
   @IsOptional()
   @IsString()
-  @MaxLength(1000)
+  @MaxLength(INSTALL_FLAGS_MAX_LENGTH)
+  // eslint-disable-next-line no-control-regex
+  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'install_flags must not contain control characters' })
   install_flags?: string | null;
 }
 
