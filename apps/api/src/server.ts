@@ -30,6 +30,8 @@ export { ERROR_SURFACES };
 export interface ServerOptions {
   logger?: Logger;
   clock?: Clock;
+  /** The embedded PostgreSQL died and could not be restarted: the process should close and exit non-zero. */
+  onDatabaseLost?: (reason: string) => void;
 }
 
 export interface RunningServer {
@@ -45,12 +47,24 @@ export interface RunningServer {
 
 /** Builds the whole server: database (embedded or external), migrations, generated secrets, HTTP app. */
 export async function createServer(config: AppConfig, options: ServerOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   for (const s of [config.jwtSecret, config.dataAnonKey, config.dataServiceRoleKey, config.rmmApiKey, config.rmmAdminApiKey]) {
     registerSecret(s);
   }
   const pgLog = logger.child({ context: 'postgres' });
-  const db = await openDatabase(config, { log: (line) => pgLog.debug(line) });
+  const db = await openDatabase(config, {
+    log: (line) => pgLog.debug(line),
+    notice: (line) => pgLog.info(line),
+    restartAttempts: config.embeddedPgRestartAttempts,
+  });
+  // Supervision of the embedded PostgreSQL: while it is down every request answers 503 in its surface's
+  // format (see normalizeError); it is restarted with back-off; if it cannot come back the process exits.
+  db.embedded?.events.on('exit', ({ code, signal }) => pgLog.error({ code, signal }, 'embedded PostgreSQL exited unexpectedly; restarting it'));
+  db.embedded?.events.on('restarted', ({ attempt }) => pgLog.warn({ attempt }, 'embedded PostgreSQL is running again'));
+  db.embedded?.events.on('gave-up', ({ attempts, reason }) => {
+    pgLog.fatal({ attempts, reason }, `embedded PostgreSQL could not be restarted after ${attempts} attempts`);
+    options.onDatabaseLost?.(reason);
+  });
   if (db.migrated.length > 0) logger.info({ context: 'database', migrations: db.migrated }, 'migrations applied');
 
   let app: NestFastifyApplication;
@@ -100,7 +114,9 @@ const CORS_POLICIES = [functionCors, platformCors];
 
 async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, clock?: Clock): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
-    loggerInstance: logger,
+    // Fastify's own info lines ("Server listening at …" once per interface) are left out: the server
+    // writes one line of its own when it listens, and one per request.
+    loggerInstance: logger.child({}, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level }),
     // One line per request is written by our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 100 },

@@ -53,6 +53,10 @@ export interface AppConfig {
   /** Whole-request time limit (headers and body), and how long an idle keep-alive connection is kept. */
   httpRequestTimeoutMs: number;
   httpKeepAliveTimeoutMs: number;
+  /** Restarts of the embedded PostgreSQL after it dies, before the server gives up and exits. */
+  embeddedPgRestartAttempts: number;
+  /** `json` (one object per line, for log collectors) or `pretty` (for people); default pretty on a terminal. */
+  logFormat?: 'json' | 'pretty';
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -115,6 +119,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     dbPoolAcquireTimeoutMs: integer(env, 'DB_POOL_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
     httpRequestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
     httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000),
+    embeddedPgRestartAttempts: integer(env, 'EMBEDDED_PG_RESTART_ATTEMPTS', 5, 0, 100),
+    logFormat: text(env, 'LOG_FORMAT') === undefined ? undefined : oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
   };
 }
 

@@ -20,7 +20,7 @@ export interface OpenDatabase {
  */
 export async function openDatabase(
   config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>,
-  options: { log?: (line: string) => void; attachToRunning?: boolean; migrate?: boolean } = {},
+  options: { log?: (line: string) => void; notice?: (line: string) => void; attachToRunning?: boolean; migrate?: boolean; restartAttempts?: number } = {},
 ): Promise<OpenDatabase> {
   let embedded: EmbeddedPostgresHandle | undefined;
   let url = config.databaseUrl;
@@ -29,6 +29,8 @@ export async function openDatabase(
       dataDir: config.dataDir,
       attachToRunning: options.attachToRunning,
       onLog: options.log,
+      onNotice: options.notice,
+      restartAttempts: options.restartAttempts,
     });
     url = embedded.url;
   }

