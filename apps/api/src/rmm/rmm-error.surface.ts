@@ -1,12 +1,13 @@
 import { COMMON_STATUS, CommonErrorCode } from '../common/errors/domain-error';
 import { codeTable, ErrorSurface, pathStartsWith } from '../common/errors/error-surfaces';
+import { RegistrationErrorCode } from './agent-registration/registration.errors';
 import { AgentsErrorCode } from './agents/agents.errors';
 import { ClientsErrorCode } from './clients/clients.errors';
 import { DeploymentsErrorCode } from './deployments/deployments.errors';
 import { ScriptsErrorCode } from './scripts/scripts.errors';
 
 /** Every code the management backend can answer. */
-export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode;
+export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -26,6 +27,9 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [AgentsErrorCode.NotConnected]: 409,
   [AgentsErrorCode.Disconnected]: 502,
   [AgentsErrorCode.NoAnswer]: 504,
+  [RegistrationErrorCode.UnknownDeployment]: 404,
+  [RegistrationErrorCode.DeploymentRevoked]: 410,
+  [RegistrationErrorCode.DeploymentExpired]: 410,
 };
 
 /** The spec's fixed texts for the management backend's error bodies. */
@@ -45,7 +49,7 @@ const DETAIL: Record<number, string> = {
  */
 export const rmmErrorSurface: ErrorSurface = {
   name: 'rmm',
-  matches: pathStartsWith('/api/v3', '/rmm', '/deploy'),
+  matches: pathStartsWith('/api/v3', '/rmm', '/deploy', '/agent'),
   statusOf: codeTable(RMM_STATUS),
   render: (e) => {
     const status = e.status >= 500 && e.source !== 'domain' ? 500 : e.status;
@@ -57,6 +61,8 @@ export const rmmErrorSurface: ErrorSurface = {
       const errors = e.fields.length > 0 ? e.fields : [{ field: null, message: e.message }];
       return { status, body: { detail: DETAIL[400], errors } };
     }
-    return { status, body: { detail: DETAIL[status] ?? e.message } };
+    // The spec's fixed texts are for the common codes; a module's own refusal says what it is.
+    const fixed = e.source !== 'domain' || (Object.values(CommonErrorCode) as string[]).includes(e.code ?? '');
+    return { status, body: { detail: (fixed ? DETAIL[status] : undefined) ?? e.message } };
   },
 };

@@ -9,6 +9,7 @@ import { RmmCoreModule, RmmThrottlerStorageModule } from './common/rmm-core.modu
 import { DeploymentsModule } from './deployments/deployments.module';
 import { ScriptsModule } from './scripts/scripts.module';
 import { TasksModule } from './tasks/tasks.module';
+import { RegistrationModule } from './agent-registration/registration.module';
 
 /** (B) The management backend under /api/v3: one module per resource, guarded by RmmCoreModule. */
 @Module({
@@ -23,6 +24,7 @@ import { TasksModule } from './tasks/tasks.module';
     ChecksModule,
     TasksModule,
     AlertsModule,
+    RegistrationModule,
     AuditModule,
   ],
 })

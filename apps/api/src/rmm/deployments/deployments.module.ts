@@ -9,6 +9,6 @@ import { DownloadController } from './download.controller';
   imports: [ClientsModule],
   controllers: [DeploymentsController, DownloadController],
   providers: [DeploymentsRepository, DeploymentsService],
-  exports: [DeploymentsService],
+  exports: [DeploymentsService, DeploymentsRepository],
 })
 export class DeploymentsModule {}

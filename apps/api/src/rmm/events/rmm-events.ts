@@ -11,6 +11,8 @@ export interface RmmEventMap {
   'agent.offline': { agentId: number };
   'agent.overdue': { agentId: number };
   'agent.updated': { agentId: number };
+  /** A device registered (again, when `reenrolled`): any connection made with the agent's old secret must close. */
+  'agent.registered': { agentId: number; reenrolled: boolean };
   'script.started': { agentId: number; runId: number; script: number };
   'script.output': { agentId: number; runId: number; stream: 'stdout' | 'stderr'; chunk: string; seq: number };
   'script.finished': { agentId: number; runId: number; retcode: number | null; executionTime: number; timedOut: boolean };

@@ -1,0 +1,49 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
+
+/** No control characters (they would end up in logs, installers and the UI). */
+const PRINTABLE = /^[^\u0000-\u001f\u007f]*$/;
+
+export class RegisterDiskDto {
+  @ApiProperty({ example: '/' }) @IsString() @MaxLength(255) @Matches(PRINTABLE) device: string;
+  @ApiProperty({ example: '120.5 GB' }) @IsString() @MaxLength(32) free: string;
+  @ApiProperty({ example: '475.8 GB' }) @IsString() @MaxLength(32) total: string;
+  @ApiProperty({ example: 75, description: 'percent used' }) @IsInt() @Min(0) @Max(100) percent: number;
+}
+
+/** The facts a device reports when it registers (and, later, with every heartbeat). */
+export class RegisterAgentDto {
+  @ApiProperty({ example: 'acme-ws-01', description: 'The device name; with the client, it identifies the agent across re-enrollments' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  @Matches(/^[^\u0000-\u001f\u007f\s][^\u0000-\u001f\u007f]*$/, { message: 'hostname must not start with a space nor contain control characters' })
+  hostname: string;
+
+  @ApiProperty({ enum: PLATFORMS }) @IsIn(PLATFORMS) plat: Platform;
+  @ApiPropertyOptional({ example: 'Ubuntu 24.04.1 LTS' }) @IsOptional() @IsString() @MaxLength(255) @Matches(PRINTABLE) operating_system?: string;
+  @ApiPropertyOptional({ example: 'x64' }) @IsOptional() @IsString() @MaxLength(32) @Matches(PRINTABLE) arch?: string;
+  @ApiProperty({ example: '0.1.0', description: 'agent software version' }) @IsString() @MinLength(1) @MaxLength(64) @Matches(PRINTABLE) version: string;
+  @ApiPropertyOptional({ example: 'Intel(R) Core(TM) i7' }) @IsOptional() @IsString() @MaxLength(255) @Matches(PRINTABLE) cpu_model?: string;
+  @ApiPropertyOptional({ example: 15.6, description: 'gigabytes' }) @IsOptional() @IsNumber() @Min(0) @Max(1_000_000) total_ram?: number;
+  @ApiPropertyOptional({ type: [RegisterDiskDto] }) @IsOptional() @IsArray() @ArrayMaxSize(64) @ValidateNested({ each: true }) @Type(() => RegisterDiskDto) disks?: RegisterDiskDto[];
+  @ApiPropertyOptional({ example: '203.0.113.7' }) @IsOptional() @IsString() @MaxLength(64) @Matches(PRINTABLE) public_ip?: string;
+  @ApiPropertyOptional({ example: '10.0.0.12' }) @IsOptional() @IsString() @MaxLength(255) @Matches(PRINTABLE) local_ip?: string;
+  @ApiPropertyOptional({ example: 'alice' }) @IsOptional() @IsString() @MaxLength(255) @Matches(PRINTABLE) logged_in_username?: string;
+  @ApiPropertyOptional({ enum: MONITORING_TYPES, default: 'workstation' }) @IsOptional() @IsIn(MONITORING_TYPES) monitoring_type?: MonitoringType;
+}
+
+/** The answer to a registration: the agent's id and its secret, shown this once. */
+export class RegisteredAgentDto {
+  @ApiProperty({ example: '42', pattern: '^\\d{1,10}$', description: 'The agent id: the same for every re-enrollment of this hostname under this client' })
+  agent_id: string;
+
+  @ApiProperty({ description: 'The secret the agent authenticates with; shown only in this answer, stored as a hash. A re-enrollment replaces it' })
+  agent_secret: string;
+
+  @ApiProperty({ example: 1, description: 'client id' }) client: number;
+  @ApiProperty({ example: 1, description: 'site id (the deployment\'s)' }) site: number;
+  @ApiProperty({ example: false, description: 'True when this hostname was already enrolled under this client (the same agent_id is kept)' }) reenrolled: boolean;
+}
