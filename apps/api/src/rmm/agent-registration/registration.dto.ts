@@ -4,6 +4,7 @@ import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, IsString, Mat
 import { MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
 
 /** No control characters (they would end up in logs, installers and the UI). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const PRINTABLE = /^[^\u0000-\u001f\u007f]*$/;
 
 export class RegisterDiskDto {
@@ -19,6 +20,7 @@ export class RegisterAgentDto {
   @IsString()
   @MinLength(1)
   @MaxLength(255)
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   @Matches(/^[^\u0000-\u001f\u007f\s][^\u0000-\u001f\u007f]*$/, { message: 'hostname must not start with a space nor contain control characters' })
   hostname: string;
 
