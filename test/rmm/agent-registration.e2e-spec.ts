@@ -1,5 +1,6 @@
 import { FixedClock } from '../../apps/api/src/common/clock';
 import { UsersService } from '../../apps/api/src/platform/users/users.service';
+import { EnrollmentSweep } from '../../apps/api/src/rmm/deployments/enrollment-sweep';
 import { RmmEventMap, RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
 import { createTenant } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
@@ -154,5 +155,42 @@ describe('agent registration', () => {
     const res = await register(d.uuid, facts('reg-ws-05'));
     const [row] = await sql<{ status: string; agent_id: number; completed_at: Date }>(t.db.url, `SELECT status, agent_id, completed_at FROM enrollment_log WHERE deployment_uuid = $1`, [d.uuid]);
     expect(row).toEqual({ status: 'completed', agent_id: Number(res.body.agent_id), completed_at: START });
+  });
+
+  describe('enrollment log rows of deployments never used', () => {
+    const logRow = async (uuid: string, hostname: string): Promise<void> => {
+      const { user } = await t.server.app.get(UsersService).create({ email: `${hostname}@example.com`, password: 'password-123' });
+      await sql(t.db.url, `INSERT INTO enrollment_log (user_id, deployment_uuid, client_id, site_id, hostname, platform) VALUES ($1, $2, $3, $4, $5, 'linux')`, [
+        user.id,
+        uuid,
+        tenant.clientId,
+        tenant.siteId,
+        hostname,
+      ]);
+    };
+    const statusOf = async (uuid: string): Promise<string> =>
+      (await sql<{ status: string }>(t.db.url, `SELECT status FROM enrollment_log WHERE deployment_uuid = $1`, [uuid]))[0].status;
+
+    it('turn failed when the deployment is revoked before use; a used one stays completed', async () => {
+      const unused = await deployment();
+      const used = await deployment();
+      await logRow(unused.uuid, 'reg-unused');
+      await logRow(used.uuid, 'reg-used');
+      await register(used.uuid, facts('reg-used'));
+      for (const d of [unused, used]) expect((await t.http.delete(`/api/v3/agents/deployments/${d.id}/`).set(admin)).status).toBe(204);
+      expect(await statusOf(unused.uuid)).toBe('failed');
+      expect(await statusOf(used.uuid)).toBe('completed');
+    });
+
+    it('turn expired by the periodic sweep once the deployment expires unused, and only then', async () => {
+      const d = await deployment();
+      await logRow(d.uuid, 'reg-expiring');
+      const sweep = t.server.app.get(EnrollmentSweep);
+      await sweep.run();
+      expect(await statusOf(d.uuid)).toBe('pending');
+      clock.advance(24 * 3_600_000 + 1);
+      expect(await sweep.run()).toBeGreaterThanOrEqual(1);
+      expect(await statusOf(d.uuid)).toBe('expired');
+    });
   });
 });

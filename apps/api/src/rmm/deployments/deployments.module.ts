@@ -4,11 +4,12 @@ import { DeploymentsController } from './deployments.controller';
 import { DeploymentsRepository } from './deployments.repository';
 import { DeploymentsService } from './deployments.service';
 import { DownloadController } from './download.controller';
+import { EnrollmentSweep } from './enrollment-sweep';
 
 @Module({
   imports: [ClientsModule],
   controllers: [DeploymentsController, DownloadController],
-  providers: [DeploymentsRepository, DeploymentsService],
-  exports: [DeploymentsService, DeploymentsRepository],
+  providers: [DeploymentsRepository, DeploymentsService, EnrollmentSweep],
+  exports: [DeploymentsService, DeploymentsRepository, EnrollmentSweep],
 })
 export class DeploymentsModule {}

@@ -38,6 +38,25 @@ export class DeploymentsRepository {
     await this.deployments.update({ id, revokedAt: IsNull() }, { revokedAt: at });
   }
 
+  /** A deployment revoked before any device used it: its enrollment log row (if the function made it) failed. */
+  async failPendingEnrollment(id: number): Promise<void> {
+    await this.tx.query(
+      `UPDATE enrollment_log e SET status = 'failed' FROM deployments d WHERE d.id = $1 AND e.deployment_uuid = d.uuid::text AND e.status = 'pending'`,
+      [id],
+    );
+  }
+
+  /** Enrollment log rows whose deployment expired unused become `expired`; returns how many. */
+  async expirePendingEnrollments(now: Date): Promise<number> {
+    const rows: unknown[] = await this.tx.query(
+      `UPDATE enrollment_log e SET status = 'expired' FROM deployments d
+        WHERE e.status = 'pending' AND e.deployment_uuid = d.uuid::text AND d.expires_at <= $1
+       RETURNING e.id`,
+      [now],
+    );
+    return rows.length;
+  }
+
   async recordDownload(row: Pick<DeploymentDownloadEntity, 'deploymentId' | 'ip' | 'userAgent' | 'status' | 'downloadedAt'>): Promise<void> {
     await this.downloads.insert(row);
   }

@@ -3,6 +3,7 @@ import { ApiKeyEntity, DeploymentEntity } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { DomainError, invalid, notFound } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/values';
+import { TransactionHost } from '../../database/transaction-host';
 import { DeploymentsErrorCode } from './deployments.errors';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { ClientsService } from '../clients/clients.service';
@@ -22,6 +23,7 @@ export class DeploymentsService {
     private readonly clients: ClientsService,
     private readonly clock: Clock,
     private readonly config: RuntimeConfig,
+    private readonly tx: TransactionHost,
   ) {}
 
   get publicUrl(): string {
@@ -53,7 +55,10 @@ export class DeploymentsService {
   /** Revokes (idempotent: an already revoked or expired deployment stays so). */
   async revoke(id: number): Promise<void> {
     if (!(await this.repo.findById(id))) throw notFound();
-    await this.repo.revoke(id, this.clock.now());
+    await this.tx.run(async () => {
+      await this.repo.revoke(id, this.clock.now());
+      await this.repo.failPendingEnrollment(id);
+    });
   }
 
   /**
