@@ -1,0 +1,160 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { Clock } from '../../common/clock';
+import { parseId } from '../../common/values';
+import { RmmEvents } from '../events/rmm-events';
+import { LocalAgentChannel } from './agent-channel';
+import { AgentPresenceRepository } from './agent-presence.repository';
+
+export const AGENT_WS_PATH = '/agent/v1/ws';
+/** Told to the agent in `hello`: how often it sends a heartbeat. */
+export const HEARTBEAT_SECONDS = 30;
+/** The largest message an agent may send (a script's output comes in chunks well below it). */
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Ping interval: a connection that does not answer two pings in a row is dropped. */
+const PING_MS = 30_000;
+
+/** Close codes the agent acts on (docs/agent-protocol.md). */
+export const CLOSE = {
+  shuttingDown: { code: 1001, reason: 'server shutting down' },
+  replaced: { code: 4000, reason: 'replaced by a newer connection of this agent' },
+  secretReplaced: { code: 4001, reason: 'agent re-enrolled: this secret no longer works' },
+} as const;
+
+/**
+ * The agent channel's server side: one WebSocket per agent at /agent/v1/ws, authenticated before the
+ * upgrade completes (`X-Agent-Id` and `Authorization: Bearer <agent secret>`; 401 otherwise). It attaches
+ * the connection to the LocalAgentChannel (commands out, answers in), keeps presence (online at connect,
+ * offline at close, heartbeats written behind in batches) and announces agent.online / agent.offline.
+ */
+@Injectable()
+export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('agent-gateway');
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  private readonly sockets = new Map<number, WebSocket>();
+  private server?: Server;
+  private pinger?: NodeJS.Timeout;
+  private offRegistered?: () => void;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly channel: LocalAgentChannel,
+    private readonly presence: AgentPresenceRepository,
+    private readonly events: RmmEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (!this.server) return; // (the CLI's context serves no HTTP)
+    this.server.on('upgrade', this.onUpgrade);
+    this.offRegistered = this.events.on('agent.registered', ({ agentId, reenrolled }) => {
+      if (reenrolled) this.sockets.get(agentId)?.close(CLOSE.secretReplaced.code, CLOSE.secretReplaced.reason);
+    });
+    const alive = new WeakMap<WebSocket, boolean>();
+    this.pinger = setInterval(() => {
+      for (const ws of this.sockets.values()) {
+        if (alive.get(ws) === false) {
+          ws.terminate();
+          continue;
+        }
+        alive.set(ws, false);
+        ws.once('pong', () => alive.set(ws, true));
+        ws.ping();
+      }
+    }, PING_MS).unref();
+  }
+
+  /** SIGTERM: every agent is told the server is going (it reconnects with back-off), heartbeats are written. */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.pinger);
+    this.offRegistered?.();
+    this.server?.off('upgrade', this.onUpgrade);
+    for (const ws of this.sockets.values()) ws.close(CLOSE.shuttingDown.code, CLOSE.shuttingDown.reason);
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  isConnected(agentId: number): boolean {
+    return this.sockets.has(agentId);
+  }
+
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const path = (req.url ?? '').split('?')[0].replace(/\/+$/, '');
+    // The only WebSocket path so far: any other upgrade is answered 404 rather than left hanging. (The events
+    // WebSocket /rmm/{agent_id}/ will need one router for upgrades.)
+    if (path !== AGENT_WS_PATH) return refuse(socket, 404, 'Not found');
+    socket.on('error', () => socket.destroy());
+    void this.authenticate(req).then(
+      (agentId) => {
+        if (agentId === null) return refuse(socket, 401, 'Invalid agent credentials');
+        this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(agentId, ws));
+      },
+      (err: Error) => {
+        this.logger.warn(`agent upgrade failed: ${err.message}`);
+        refuse(socket, 503, 'the database is not available, retry shortly');
+      },
+    );
+  };
+
+  private async authenticate(req: IncomingMessage): Promise<number | null> {
+    const header = (name: string): string | undefined => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const agentId = parseId(header('x-agent-id'));
+    const secret = /^Bearer\s+(\S+)$/i.exec(header('authorization') ?? '')?.[1];
+    if (agentId === null || !secret) return null;
+    return (await this.presence.verifySecret(agentId, secret)) ? agentId : null;
+  }
+
+  private accept(agentId: number, ws: WebSocket): void {
+    this.sockets.get(agentId)?.close(CLOSE.replaced.code, CLOSE.replaced.reason);
+    this.sockets.set(agentId, ws);
+    const detach = this.channel.attach(agentId, { send: (message) => ws.send(JSON.stringify(message)) });
+    void this.presence.online(agentId, this.clock.now()).catch((err: Error) => this.logger.warn(`agent ${agentId} online not written: ${err.message}`));
+    this.events.emit('agent.online', { agentId });
+    ws.send(JSON.stringify({ type: 'hello', agent_id: String(agentId), heartbeat_seconds: HEARTBEAT_SECONDS, server_time: this.clock.now().toISOString() }));
+
+    ws.on('message', (data, isBinary) => this.onMessage(agentId, ws, isBinary ? null : data.toString()));
+    ws.on('close', () => {
+      detach();
+      if (this.sockets.get(agentId) !== ws) return; // a newer connection of this agent took over
+      this.sockets.delete(agentId);
+      void this.presence.offline(agentId, this.clock.now()).catch((err: Error) => this.logger.warn(`agent ${agentId} offline not written: ${err.message}`));
+      this.events.emit('agent.offline', { agentId });
+    });
+    ws.on('error', () => ws.terminate());
+  }
+
+  /** One message of the protocol's envelope `{type, id?, …}` (docs/agent-protocol.md). */
+  private onMessage(agentId: number, ws: WebSocket, text: string | null): void {
+    let message: { type?: unknown; id?: unknown; ok?: unknown; result?: unknown; error?: unknown };
+    try {
+      message = text === null ? {} : (JSON.parse(text) as typeof message);
+    } catch {
+      message = {};
+    }
+    switch (message?.type) {
+      case 'heartbeat':
+        this.presence.heartbeat(agentId, this.clock.now());
+        return;
+      case 'result':
+        if (typeof message.id === 'string') {
+          this.channel.deliver(agentId, message.id, message.ok === true ? { ok: true, result: message.result } : { ok: false, error: String(message.error ?? 'refused') });
+        }
+        return;
+      default:
+        ws.send(JSON.stringify({ type: 'error', message: 'unknown message: send {type: "heartbeat"} or {type: "result", id, ok, result|error}' }));
+    }
+  }
+}
+
+/** Ends an upgrade request with a plain HTTP answer (before any WebSocket exists). */
+function refuse(socket: Duplex, status: 401 | 404 | 503, detail: string): void {
+  const body = JSON.stringify({ detail });
+  const text = { 401: 'Unauthorized', 404: 'Not Found', 503: 'Service Unavailable' }[status];
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}

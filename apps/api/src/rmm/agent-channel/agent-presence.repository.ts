@@ -1,0 +1,70 @@
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { timingSafeEqual } from 'node:crypto';
+import { TransactionHost } from '../../database/transaction-host';
+import { hashApiKey } from '../api-keys/api-key-secret';
+
+/** How often the heartbeats received meanwhile are written (one UPDATE for all of them). */
+export const HEARTBEAT_FLUSH_MS = 5_000;
+
+/**
+ * What the agent channel reads and writes: an agent's credentials, and its presence. Connecting and
+ * disconnecting are written at once; heartbeats only update memory and are written behind, batched every
+ * HEARTBEAT_FLUSH_MS, so a heartbeat never costs a database write of its own.
+ */
+@Injectable()
+export class AgentPresenceRepository implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('agent-presence');
+  private readonly seen = new Map<number, Date>();
+  private readonly timer = setInterval(() => void this.flush(), HEARTBEAT_FLUSH_MS).unref();
+
+  constructor(private readonly tx: TransactionHost) {}
+
+  /** True when `secret` is the agent's current secret (a re-enrollment replaces it). */
+  async verifySecret(agentId: number, secret: string): Promise<boolean> {
+    const rows = await this.tx.query<Array<{ secret_hash: string | null }>>(`SELECT secret_hash FROM agents WHERE id = $1`, [agentId]);
+    const stored = rows[0]?.secret_hash;
+    if (!stored) return false;
+    const a = Buffer.from(hashApiKey(secret), 'hex');
+    const b = Buffer.from(stored, 'hex');
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  async online(agentId: number, at: Date): Promise<void> {
+    this.seen.delete(agentId);
+    await this.tx.query(`UPDATE agents SET status = 'online', last_seen = $2 WHERE id = $1`, [agentId, at]);
+  }
+
+  async offline(agentId: number, at: Date): Promise<void> {
+    this.seen.delete(agentId);
+    await this.tx.query(`UPDATE agents SET status = 'offline', last_seen = GREATEST(last_seen, $2) WHERE id = $1`, [agentId, at]);
+  }
+
+  /** A heartbeat: remembered now, written with the next flush. */
+  heartbeat(agentId: number, at: Date): void {
+    this.seen.set(agentId, at);
+  }
+
+  /** Writes the heartbeats received since the last flush, in one statement. */
+  async flush(): Promise<number> {
+    if (this.seen.size === 0) return 0;
+    const ids = [...this.seen.keys()];
+    const times = ids.map((id) => this.seen.get(id)!.toISOString());
+    this.seen.clear();
+    try {
+      await this.tx.query(
+        `UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
+           FROM unnest($1::int[], $2::timestamptz[]) AS s(id, at) WHERE a.id = s.id`,
+        [ids, times],
+      );
+    } catch (err) {
+      this.logger.warn(`heartbeats not written (${ids.length}): ${(err as Error).message}`);
+    }
+    return ids.length;
+  }
+
+  /** Before the database closes: the last heartbeats are written. */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

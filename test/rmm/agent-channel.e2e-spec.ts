@@ -1,0 +1,213 @@
+import WebSocket from 'ws';
+import { AgentPresenceRepository } from '../../apps/api/src/rmm/agent-channel/agent-presence.repository';
+import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
+import { createTenant } from '../utils/rmm-fixtures';
+import { sql } from '../utils/sql';
+import { startTestApp, TestApp } from '../utils/test-app';
+
+const ADMIN = 'agent-channel-admin-key-0123456789';
+type Message = { type: string; id?: string } & Record<string, unknown>;
+
+/** A WebSocket speaking the agent protocol, as the reference agent will (docs/decisions.md, Agents). */
+class FakeAgent {
+  readonly messages: Message[] = [];
+  private waiters: Array<() => void> = [];
+  closed?: { code: number; reason: string };
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      this.messages.push(JSON.parse(data.toString()) as Message);
+      for (const w of this.waiters.splice(0)) w();
+    });
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  static connect(url: string, headers: Record<string, string>): Promise<FakeAgent> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/agent/v1/ws`, { headers });
+      const agent = new FakeAgent(ws);
+      ws.once('open', () => resolve(agent));
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d));
+        res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body })));
+      });
+      ws.once('error', reject);
+    });
+  }
+
+  async next(type: string, timeoutMs = 5_000): Promise<Message> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.messages.findIndex((m) => m.type === type);
+      if (found >= 0) return this.messages.splice(found, 1)[0];
+      if (this.closed) throw new Error(`closed (${this.closed.code} ${this.closed.reason}) before ${type}`);
+      if (Date.now() > deadline) throw new Error(`no ${type} within ${timeoutMs} ms`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 100);
+      });
+    }
+  }
+
+  async whenClosed(timeoutMs = 5_000): Promise<{ code: number; reason: string }> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    if (!this.closed) throw new Error('still open');
+    return this.closed;
+  }
+
+  send(message: Message): void {
+    this.ws.send(JSON.stringify(message));
+  }
+}
+
+/** The agent channel, /agent/v1/ws, over real WebSockets. */
+describe('agent channel', () => {
+  let t: TestApp;
+  let tenant: { clientId: number; siteId: number };
+  const admin = { 'X-API-KEY': ADMIN };
+  const open: FakeAgent[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' });
+    tenant = await createTenant(t, 'Channel Ltd', 'HQ');
+  });
+  afterEach(() => {
+    for (const a of open.splice(0)) a.ws.terminate();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const enroll = async (hostname: string): Promise<{ agentId: string; secret: string }> => {
+    const d = await t.http.post('/api/v3/agents/deployments/').set(admin).send({ client: tenant.clientId, site: tenant.siteId });
+    const r = await t.http.post('/agent/v1/register').set('Authorization', `Bearer ${d.body.uuid}`).send({ hostname, plat: 'linux', version: '0.1.0' });
+    expect(r.status).toBe(200);
+    return { agentId: r.body.agent_id, secret: r.body.agent_secret };
+  };
+  const connect = async (agentId: string, secret: string): Promise<FakeAgent> => {
+    const a = await FakeAgent.connect(t.url, { 'X-Agent-Id': agentId, Authorization: `Bearer ${secret}` });
+    open.push(a);
+    return a;
+  };
+  const status = async (agentId: string): Promise<string> => (await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body.status;
+
+  it('greets an authenticated agent with hello, shows it online, and offline once it goes, announcing both', async () => {
+    const { agentId, secret } = await enroll('chan-ws-01');
+    const seen: string[] = [];
+    const bus = t.server.app.get(RmmEvents);
+    const offs = [bus.on('agent.online', (e) => seen.push(`online ${e.agentId}`)), bus.on('agent.offline', (e) => seen.push(`offline ${e.agentId}`))];
+    try {
+      const agent = await connect(agentId, secret);
+      expect(await agent.next('hello')).toEqual({ type: 'hello', agent_id: agentId, heartbeat_seconds: 30, server_time: expect.any(String) });
+      expect(await status(agentId)).toBe('online');
+      agent.ws.close();
+      await agent.whenClosed();
+      for (let i = 0; i < 50 && (await status(agentId)) !== 'offline'; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await status(agentId)).toBe('offline');
+      expect(seen).toEqual([`online ${agentId}`, `offline ${agentId}`]);
+    } finally {
+      offs.forEach((off) => off());
+    }
+  });
+
+  it('refuses the upgrade with 401 for a wrong secret, an unknown agent or no credentials, before any WebSocket exists', async () => {
+    const { agentId } = await enroll('chan-ws-02');
+    for (const headers of <Array<Record<string, string>>>[
+      { 'X-Agent-Id': agentId, Authorization: 'Bearer agt_wrong' },
+      { 'X-Agent-Id': '999999', Authorization: 'Bearer agt_wrong' },
+      {},
+      { 'X-Agent-Id': 'abc', Authorization: 'Bearer x' },
+    ]) {
+      await expect(FakeAgent.connect(t.url, headers)).rejects.toMatchObject({ status: 401, body: '{"detail":"Invalid agent credentials"}' });
+    }
+  });
+
+  it('carries runscript to the agent and its answer back to the REST caller', async () => {
+    const { agentId, secret } = await enroll('chan-ws-03');
+    const agent = await connect(agentId, secret);
+    await agent.next('hello');
+    const script = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'chan-hello', shell: 'bash', body: 'echo "hi $1"', args: ['you'] });
+    const call = t.http.post(`/api/v3/agents/${agentId}/runscript/`).set(admin).send({ script: script.body.id, args: ['there'], timeout: 20 }).then((r) => r);
+    const command = await agent.next('script.run');
+    expect(command).toEqual({ type: 'script.run', id: expect.any(String), shell: 'bash', body: 'echo "hi $1"', args: ['there'], timeoutSeconds: 20 });
+    agent.send({ type: 'result', id: command.id, ok: true, result: { retcode: 0, stdout: 'hi there\n', stderr: '', executionTime: 0.042, timedOut: false } });
+    const res = await call;
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ execution_time: '0.042', retcode: 0, stdout: 'hi there\n', stderr: '' });
+  });
+
+  it('ends a waiting runscript with 502 {detail: agent disconnected} when the agent goes mid-run', async () => {
+    const { agentId, secret } = await enroll('chan-ws-04');
+    const agent = await connect(agentId, secret);
+    await agent.next('hello');
+    const script = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'chan-sleep', shell: 'bash', body: 'sleep 60' });
+    const call = t.http.post(`/api/v3/agents/${agentId}/runscript/`).set(admin).send({ script: script.body.id }).then((r) => r);
+    await agent.next('script.run');
+    agent.ws.terminate();
+    const res = await call;
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ detail: 'agent disconnected' });
+  });
+
+  it('writes heartbeats behind, in one batch, as last_seen', async () => {
+    const { agentId, secret } = await enroll('chan-ws-05');
+    const agent = await connect(agentId, secret);
+    await agent.next('hello');
+    const [before] = await sql<{ last_seen: Date }>(t.db.url, `SELECT last_seen FROM agents WHERE id = $1`, [Number(agentId)]);
+    await new Promise((r) => setTimeout(r, 20));
+    agent.send({ type: 'heartbeat' });
+    agent.send({ type: 'heartbeat' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await t.server.app.get(AgentPresenceRepository).flush()).toBeGreaterThanOrEqual(1); // both heartbeats: one row
+    const [after] = await sql<{ last_seen: Date }>(t.db.url, `SELECT last_seen FROM agents WHERE id = $1`, [Number(agentId)]);
+    expect(after.last_seen.getTime()).toBeGreaterThan(before.last_seen.getTime());
+    agent.send({ type: 'nonsense' });
+    expect(await agent.next('error')).toMatchObject({ message: expect.stringContaining('unknown message') });
+  });
+
+  it('disconnects an old agent process when its hostname re-enrolls, and refuses its old secret from then on', async () => {
+    const first = await enroll('chan-ws-06');
+    const old = await connect(first.agentId, first.secret);
+    await old.next('hello');
+    const again = await enroll('chan-ws-06');
+    expect(again.agentId).toBe(first.agentId);
+    expect(await old.whenClosed()).toEqual({ code: 4001, reason: 'agent re-enrolled: this secret no longer works' });
+    await expect(FakeAgent.connect(t.url, { 'X-Agent-Id': first.agentId, Authorization: `Bearer ${first.secret}` })).rejects.toMatchObject({ status: 401 });
+    const fresh = await connect(again.agentId, again.secret);
+    expect(await fresh.next('hello')).toMatchObject({ agent_id: first.agentId });
+  });
+
+  it('keeps one connection per agent: a newer one replaces the older (4000)', async () => {
+    const { agentId, secret } = await enroll('chan-ws-07');
+    const older = await connect(agentId, secret);
+    await older.next('hello');
+    const newer = await connect(agentId, secret);
+    await newer.next('hello');
+    expect(await older.whenClosed()).toEqual({ code: 4000, reason: 'replaced by a newer connection of this agent' });
+    expect(await status(agentId)).toBe('online');
+  });
+
+  it('answers an upgrade on any other path 404 rather than leaving it hanging', async () => {
+    await expect(
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/nowhere`);
+        ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error('refused'), { status: res.statusCode })));
+        ws.once('open', resolve);
+        ws.once('error', reject);
+      }),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('closes agent channels cleanly when the server stops (1001), so agents reconnect', async () => {
+    const { agentId, secret } = await enroll('chan-ws-08');
+    const agent = await connect(agentId, secret);
+    await agent.next('hello');
+    await t.server.close();
+    expect(await agent.whenClosed()).toEqual({ code: 1001, reason: 'server shutting down' });
+  });
+});
