@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { AgentPresenceRepository } from '../../apps/api/src/rmm/agent-channel/agent-presence.repository';
 import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
+import { ScriptRunsService } from '../../apps/api/src/rmm/script-runs/script-runs.service';
 import { createTenant } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
@@ -134,11 +135,11 @@ describe('agent channel', () => {
     const script = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'chan-hello', shell: 'bash', body: 'echo "hi $1"', args: ['you'] });
     const call = t.http.post(`/api/v3/agents/${agentId}/runscript/`).set(admin).send({ script: script.body.id, args: ['there'], timeout: 20 }).then((r) => r);
     const command = await agent.next('script.run');
-    expect(command).toEqual({ type: 'script.run', id: expect.any(String), shell: 'bash', body: 'echo "hi $1"', args: ['there'], timeoutSeconds: 20 });
+    expect(command).toEqual({ type: 'script.run', id: expect.any(String), runId: expect.any(Number), shell: 'bash', body: 'echo "hi $1"', args: ['there'], timeoutSeconds: 20 });
     agent.send({ type: 'result', id: command.id, ok: true, result: { retcode: 0, stdout: 'hi there\n', stderr: '', executionTime: 0.042, timedOut: false } });
     const res = await call;
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ execution_time: '0.042', retcode: 0, stdout: 'hi there\n', stderr: '' });
+    expect(res.body).toEqual({ id: command.runId, execution_time: '0.042', retcode: 0, stdout: 'hi there\n', stderr: '', timed_out: false });
   });
 
   it('ends a waiting runscript with 502 {detail: agent disconnected} when the agent goes mid-run', async () => {
@@ -190,6 +191,135 @@ describe('agent channel', () => {
     await newer.next('hello');
     expect(await older.whenClosed()).toEqual({ code: 4000, reason: 'replaced by a newer connection of this agent' });
     expect(await status(agentId)).toBe('online');
+  });
+
+  describe('stored runs', () => {
+    const answerNext = async (agent: FakeAgent, result: Record<string, unknown>): Promise<Message> => {
+      const command = await agent.next('script.run');
+      agent.send({ type: 'result', id: command.id, ok: true, result });
+      return command;
+    };
+    const makeScript = async (name: string): Promise<number> =>
+      (await t.http.post('/api/v3/scripts/').set(admin).send({ name, shell: 'bash', body: 'echo "$@"', args: ['default'] })).body.id;
+
+    it('stores every run and reads them back newest first, paged, with who asked and what the agent said', async () => {
+      const { agentId, secret } = await enroll('chan-runs-01');
+      const agent = await connect(agentId, secret);
+      await agent.next('hello');
+      const scriptId = await makeScript('runs-echo');
+      const first = t.http.post(`/api/v3/agents/${agentId}/runscript/`).set(admin).send({ script: scriptId }).then((r) => r);
+      await answerNext(agent, { retcode: 0, stdout: 'default\n', stderr: '', executionTime: 0.01, timedOut: false });
+      const firstRes = await first;
+      const second = t.http.post(`/api/v3/agents/${agentId}/runscript/`).set(admin).send({ script: scriptId, args: ['x', 'y'], timeout: 30 }).then((r) => r);
+      await answerNext(agent, { retcode: 2, stdout: 'x y\n', stderr: 'oops\n', executionTime: 0.5, timedOut: false });
+      const secondRes = await second;
+      expect(secondRes.body).toEqual({ id: expect.any(Number), execution_time: '0.500', retcode: 2, stdout: 'x y\n', stderr: 'oops\n', timed_out: false });
+
+      const list = await t.http.get(`/api/v3/agents/${agentId}/runs/?limit=1`).set(admin);
+      expect(list.status).toBe(200);
+      expect(list.headers['x-total-count']).toBe('2');
+      const keyId = (await sql<{ id: number }>(t.db.url, `SELECT id FROM api_keys WHERE name = 'admin (RMM_ADMIN_API_KEY)'`))[0].id;
+      expect(list.body).toEqual([
+        expect.objectContaining({
+          id: secondRes.body.id,
+          agent: agentId,
+          script: scriptId,
+          script_name: 'runs-echo',
+          shell: 'bash',
+          args: ['x', 'y'],
+          output: 'wait',
+          timeout: 30,
+          requested_by_key: keyId,
+          status: 'finished',
+          retcode: 2,
+          stdout: 'x y\n',
+          stderr: 'oops\n',
+          timed_out: false,
+          execution_time: '0.500',
+          started_at: expect.any(String),
+          finished_at: expect.any(String),
+        }),
+      ]);
+      const one = await t.http.get(`/api/v3/agents/${agentId}/runs/${firstRes.body.id}/`).set(admin);
+      expect(one.body).toMatchObject({ id: firstRes.body.id, args: ['default'], timeout: 90, stdout: 'default\n', status: 'finished' });
+      expect((await t.http.get(`/api/v3/agents/${agentId}/runs/999999/`).set(admin)).status).toBe(404);
+      expect((await t.http.get('/api/v3/agents/999999/runs/').set(admin)).status).toBe(404);
+    });
+
+    it('answers forget with 202 {id, status} at once, and records the result when it comes', async () => {
+      const { agentId, secret } = await enroll('chan-runs-02');
+      const agent = await connect(agentId, secret);
+      await agent.next('hello');
+      const res = await t.http.post(`/api/v3/agents/${agentId}/runscript/`).set(admin).send({ script: await makeScript('runs-forget'), output: 'forget' });
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ id: expect.any(Number), status: 'running' });
+      expect((await t.http.get(`/api/v3/agents/${agentId}/runs/${res.body.id}/`).set(admin)).body.status).toBe('running');
+      await answerNext(agent, { retcode: 0, stdout: 'done\n', stderr: '', executionTime: 1.25, timedOut: false });
+      let run: { status: string; stdout: string } = { status: 'running', stdout: '' };
+      for (let i = 0; i < 50 && run.status === 'running'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        run = (await t.http.get(`/api/v3/agents/${agentId}/runs/${res.body.id}/`).set(admin)).body;
+      }
+      expect(run).toMatchObject({ status: 'finished', stdout: 'done\n', output: 'forget' });
+    });
+
+    it('keeps a collector run as the agent\'s latest value for its script, and caps stored output at 64 KiB', async () => {
+      const { agentId, secret } = await enroll('chan-runs-03');
+      const agent = await connect(agentId, secret);
+      await agent.next('hello');
+      const scriptId = await makeScript('runs-collector');
+      const call = t.http.post(`/api/v3/agents/${agentId}/runscript/`).set(admin).send({ script: scriptId, output: 'collector' }).then((r) => r);
+      await answerNext(agent, { retcode: 0, stdout: 'v'.repeat(70_000), stderr: '', executionTime: 0.1, timedOut: false });
+      expect((await call).status).toBe(200);
+      const latest = await t.http.get(`/api/v3/agents/${agentId}/runs/?output=collector&script=${scriptId}&limit=1`).set(admin);
+      expect(latest.body).toHaveLength(1);
+      expect(latest.body[0]).toMatchObject({ output: 'collector', stdout_truncated: true });
+      expect(latest.body[0].stdout).toHaveLength(64 * 1024);
+    });
+
+    it('records the agent\'s time-out, and marks a run interrupted when the agent goes mid-run', async () => {
+      const { agentId, secret } = await enroll('chan-runs-04');
+      const agent = await connect(agentId, secret);
+      await agent.next('hello');
+      const scriptId = await makeScript('runs-timeout');
+      const call = t.http.post(`/api/v3/agents/${agentId}/runscript/`).set(admin).send({ script: scriptId, timeout: 1 }).then((r) => r);
+      await answerNext(agent, { retcode: null, stdout: 'partial\n', stderr: '', executionTime: 1.0, timedOut: true });
+      const timedOut = await call;
+      expect(timedOut.body).toMatchObject({ retcode: null, timed_out: true, stdout: 'partial\n' });
+      expect((await t.http.get(`/api/v3/agents/${agentId}/runs/${timedOut.body.id}/`).set(admin)).body.status).toBe('timed_out');
+
+      const gone = t.http.post(`/api/v3/agents/${agentId}/runscript/`).set(admin).send({ script: scriptId }).then((r) => r);
+      const command = await agent.next('script.run');
+      agent.ws.terminate();
+      expect((await gone).status).toBe(502);
+      const [row] = await sql<{ status: string }>(t.db.url, `SELECT status FROM script_runs WHERE id = $1`, [command.runId]);
+      expect(row.status).toBe('interrupted');
+    });
+  });
+
+  it('marks runs left open by a server that died interrupted at the next start (once past their time-out)', async () => {
+    const { agentId } = await enroll('chan-runs-05');
+    const [stale] = await sql<{ id: number }>(
+      t.db.url,
+      `INSERT INTO script_runs (agent_id, script_name, shell, output, timeout_seconds, status, started_at) VALUES ($1, 'x', 'bash', 'wait', 10, 'running', now() - interval '10 minutes') RETURNING id`,
+      [Number(agentId)],
+    );
+    const [young] = await sql<{ id: number }>(
+      t.db.url,
+      `INSERT INTO script_runs (agent_id, script_name, shell, output, timeout_seconds, status, started_at) VALUES ($1, 'x', 'bash', 'wait', 300, 'running', now()) RETURNING id`,
+      [Number(agentId)],
+    );
+    t.server.app.get(ScriptRunsService).onApplicationBootstrap(); // what a start does
+    let rows: Array<{ id: number; status: string }> = [];
+    for (let i = 0; i < 50; i++) {
+      rows = await sql(t.db.url, `SELECT id, status FROM script_runs WHERE id IN ($1, $2) ORDER BY id`, [stale.id, young.id]);
+      if (rows[0].status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(rows).toEqual([
+      { id: stale.id, status: 'interrupted' },
+      { id: young.id, status: 'running' }, // another instance may still be waiting for it
+    ]);
   });
 
   it('answers an upgrade on any other path 404 rather than leaving it hanging', async () => {

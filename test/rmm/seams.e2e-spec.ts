@@ -66,8 +66,8 @@ describe('transactions, the agent channel and the event bus, over HTTP', () => {
       try {
         const res = await t.http.post(`/api/v3/agents/${agentId}/runscript/`).set('X-API-KEY', admin).send({ script: scriptId, args: ['there'], timeout: 12 });
         expect(res.status).toBe(200);
-        expect(res.body).toEqual({ execution_time: '0.250', retcode: 3, stdout: 'hello there\n', stderr: 'warn\n' });
-        expect(received).toEqual([{ type: 'script.run', id: expect.any(String), shell: 'bash', body: 'echo "hello $1"', args: ['there'], timeoutSeconds: 12 }]);
+        expect(res.body).toEqual({ id: expect.any(Number), execution_time: '0.250', retcode: 3, stdout: 'hello there\n', stderr: 'warn\n', timed_out: false });
+        expect(received).toEqual([{ type: 'script.run', id: expect.any(String), runId: res.body.id, shell: 'bash', body: 'echo "hello $1"', args: ['there'], timeoutSeconds: 12 }]);
       } finally {
         detach();
       }

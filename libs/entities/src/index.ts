@@ -9,6 +9,7 @@ import { DeploymentDownloadEntity } from './deployment-download.entity';
 import { DeploymentEntity } from './deployment.entity';
 import { EnrollmentLogEntity } from './enrollment-log.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
+import { ScriptRunEntity } from './script-run.entity';
 import { ScriptEntity } from './script.entity';
 import { SessionEntity } from './session.entity';
 import { SiteEntity } from './site.entity';
@@ -30,6 +31,7 @@ export {
   EnrollmentLogEntity,
   RefreshTokenEntity,
   ScriptEntity,
+  ScriptRunEntity,
   SessionEntity,
   SiteEntity,
   TaskEntity,
@@ -37,6 +39,8 @@ export {
   UserProfileEntity,
 };
 export type { AgentDisk } from './agent.entity';
+export { SCRIPT_OUTPUT_MODES, SCRIPT_RUN_STATUSES } from './script-run.entity';
+export type { ScriptOutputMode, ScriptRunStatus } from './script-run.entity';
 export { AUDIT_ACTOR_KINDS } from './audit-log.entity';
 export type { AuditActorKind } from './audit-log.entity';
 
@@ -59,4 +63,5 @@ export const ALL_ENTITIES = [
   ApiKeyEntity,
   AppSettingEntity,
   AuditLogEntity,
+  ScriptRunEntity,
 ];

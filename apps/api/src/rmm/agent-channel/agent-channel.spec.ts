@@ -6,7 +6,7 @@ function fakeConnection(): AgentConnection & { sent: Array<{ type: string; id: s
   const sent: Array<{ type: string; id: string } & Record<string, unknown>> = [];
   return { sent, send: (m) => sent.push(m) };
 }
-const run = { shell: 'bash', body: 'echo hi', args: ['a'], timeoutSeconds: 5 };
+const run = { runId: 1, shell: 'bash', body: 'echo hi', args: ['a'], timeoutSeconds: 5 };
 const answer = { retcode: 0, stdout: 'hi\n', stderr: '', executionTime: 0.01, timedOut: false };
 
 describe('LocalAgentChannel', () => {

@@ -6,8 +6,8 @@ import { AgentsErrorCode } from '../agents/agents.errors';
 /** The commands the server sends an agent, and the agent's answer to each (docs/agent-protocol.md, a later issue). */
 export interface AgentCommands {
   'script.run': {
-    in: { runId?: number; shell: string; body: string; args: string[]; timeoutSeconds: number };
-    out: { retcode: number; stdout: string; stderr: string; executionTime: number; timedOut: boolean };
+    in: { runId: number; shell: string; body: string; args: string[]; timeoutSeconds: number };
+    out: { retcode: number | null; stdout: string; stderr: string; executionTime: number; timedOut: boolean };
   };
 }
 export type AgentCommand = keyof AgentCommands;

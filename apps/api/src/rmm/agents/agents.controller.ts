@@ -1,12 +1,14 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { KeyedRequest } from '../common/api-key.guard';
+import { ScriptRunAcceptedDto, ScriptRunDto, ScriptRunFilterDto, ScriptRunResultDto, toScriptRunDto } from '../script-runs/script-runs.dto';
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
 import { RequireScope, RmmController } from '../common/scopes';
-import { AgentDetailDto, AgentDto, AgentFilterDto, RunScriptDto, ScriptResultDto, toAgentDetailDto, toAgentDto } from './agents.dto';
+import { AgentDetailDto, AgentDto, AgentFilterDto, RunScriptDto, toAgentDetailDto, toAgentDto } from './agents.dto';
 import { AgentsService } from './agents.service';
 
 @RmmController('agents', 'agents')
@@ -46,12 +48,45 @@ export class AgentsController {
   @Post(':agentId/runscript')
   @HttpCode(200)
   @RequireScope('scripts:run')
-  @ApiOperation({ summary: 'Run a script on an agent (output wait: the result; forget/collector: accepted). Scope: scripts:run' })
-  @ApiOkResponse({ type: ScriptResultDto })
+  @ApiOperation({
+    summary:
+      'Run a script on an agent. output wait (default): 200 with the result once it has finished; collector: the same, and the run is the agent\'s latest value for that script (GET …/runs/?output=collector&script=ID&limit=1); forget: 202 {id, status} at once. Every run is stored (GET /api/v3/agents/{agent_id}/runs/). Scope: scripts:run',
+  })
+  @ApiOkResponse({ type: ScriptRunResultDto })
+  @ApiAcceptedResponse({ type: ScriptRunAcceptedDto, description: 'output forget: the run is on its way' })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (script, output, args, timeout)' })
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent' })
-  @ApiResponse({ status: 409, type: RmmErrorDto, description: "{detail: 'agent is not connected'}" })
-  async runScript(@Param('agentId', ParseIdPipe) id: number, @Body() body: RunScriptDto): Promise<ScriptResultDto> {
-    return this.agents.runScript(id, body);
+  @ApiResponse({ status: 409, type: RmmErrorDto, description: "{detail: 'agent is not connected'}, at once" })
+  @ApiResponse({ status: 502, type: RmmErrorDto, description: "{detail: 'agent disconnected'}: the agent went before it answered; the run is interrupted" })
+  @ApiResponse({ status: 504, type: RmmErrorDto, description: '{detail: "agent did not answer within N s"}: no answer by the time-out + 5 s; the run is timed_out' })
+  async runScript(
+    @Param('agentId', ParseIdPipe) id: number,
+    @Body() body: RunScriptDto,
+    @Req() req: KeyedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ScriptRunResultDto | ScriptRunAcceptedDto> {
+    const outcome = await this.agents.runScript(id, body, req.apiKey);
+    if (outcome.accepted) void reply.code(202);
+    return outcome.body;
+  }
+
+  @Get(':agentId/runs')
+  @RequireScope('agents:read')
+  @ApiOperation({ summary: "An agent's script runs, newest first; filter by output and script. Scope: agents:read" })
+  @ApiOkResponse({ type: [ScriptRunDto] })
+  @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent' })
+  async runs(@Param('agentId', ParseIdPipe) id: number, @Query() q: ScriptRunFilterDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ScriptRunDto[]> {
+    const [rows, total] = await this.agents.runs(id, { output: q.output, scriptId: q.script }, pageOf(q));
+    setTotal(reply, isPaged(q) ? total : undefined);
+    return rows.map(toScriptRunDto);
+  }
+
+  @Get(':agentId/runs/:runId')
+  @RequireScope('agents:read')
+  @ApiOperation({ summary: 'One script run of an agent. Scope: agents:read' })
+  @ApiOkResponse({ type: ScriptRunDto })
+  @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent or run' })
+  async run(@Param('agentId', ParseIdPipe) id: number, @Param('runId', ParseIdPipe) runId: number): Promise<ScriptRunDto> {
+    return toScriptRunDto(await this.agents.run(id, runId));
   }
 }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { ScriptRunsModule } from '../script-runs/script-runs.module';
 import { ScriptsModule } from '../scripts/scripts.module';
 import { AgentsController } from './agents.controller';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 
 @Module({
-  imports: [ScriptsModule],
+  imports: [ScriptsModule, ScriptRunsModule],
   controllers: [AgentsController],
   providers: [AgentsRepository, AgentsService],
   exports: [AgentsService, AgentsRepository],

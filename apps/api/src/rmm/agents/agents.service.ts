@@ -1,19 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { AgentEntity } from '@app/entities';
-import { DomainError, fieldInvalid, notFound } from '../../common/errors/domain-error';
-import { AgentChannel } from '../agent-channel/agent-channel';
+import { AgentEntity, ApiKeyEntity, ScriptRunEntity } from '@app/entities';
+import { fieldInvalid, notFound } from '../../common/errors/domain-error';
 import { Page } from '../common/pagination.dto';
 import { ScriptsService } from '../scripts/scripts.service';
-import { AgentsErrorCode } from './agents.errors';
 import { AgentFilter, AgentsRepository } from './agents.repository';
-import { RunScriptDto, ScriptResultDto } from './agents.dto';
+import { RunScriptDto } from './agents.dto';
+import { ScriptRunAcceptedDto, ScriptRunResultDto } from '../script-runs/script-runs.dto';
+import { RunFilter } from '../script-runs/script-runs.repository';
+import { ScriptRunsService } from '../script-runs/script-runs.service';
 
 @Injectable()
 export class AgentsService {
   constructor(
     private readonly repo: AgentsRepository,
     private readonly scripts: ScriptsService,
-    private readonly channel: AgentChannel,
+    private readonly scriptRuns: ScriptRunsService,
   ) {}
 
   list(filter: AgentFilter, page: Page): Promise<[AgentEntity[], number]> {
@@ -33,22 +34,21 @@ export class AgentsService {
 
   /**
    * Checked in this order: the body (by the pipe), the agent (404), the script (400, a body field), then the
-   * agent's channel: not connected is 409 at once; then the script goes to the agent over the channel.
-   * (Runs are stored, and `forget`/`collector` answered, with the agent gateway: a later issue.)
+   * agent's channel (409 at once when not connected); then the run is stored and sent (ScriptRunsService).
    */
-  async runScript(agentId: number, body: RunScriptDto): Promise<ScriptResultDto> {
+  async runScript(agentId: number, body: RunScriptDto, key: ApiKeyEntity | undefined): Promise<{ accepted: true; body: ScriptRunAcceptedDto } | { accepted: false; body: ScriptRunResultDto }> {
     if (!(await this.repo.exists(agentId))) throw notFound();
     if (!(await this.scripts.exists(body.script))) throw fieldInvalid('script', `no script ${body.script}`);
-    if (!(await this.channel.isOnline(agentId))) throw new DomainError(AgentsErrorCode.NotConnected, 'agent is not connected');
     const script = await this.scripts.get(body.script);
-    const timeoutSeconds = body.timeout ?? script.defaultTimeout ?? 90;
-    // The agent kills the script at its timeout and answers; five more seconds for the answer to arrive.
-    const result = await this.channel.request(
-      agentId,
-      'script.run',
-      { shell: script.shell, body: script.body, args: body.args ?? script.defaultArgs, timeoutSeconds },
-      (timeoutSeconds + 5) * 1000,
-    );
-    return { execution_time: result.executionTime.toFixed(3), retcode: result.retcode, stdout: result.stdout, stderr: result.stderr };
+    return this.scriptRuns.run(agentId, script, { output: body.output ?? 'wait', args: body.args, timeout: body.timeout }, key);
+  }
+
+  async runs(agentId: number, filter: RunFilter, page: Page): Promise<[ScriptRunEntity[], number]> {
+    if (!(await this.repo.exists(agentId))) throw notFound();
+    return this.scriptRuns.list(agentId, filter, page);
+  }
+
+  run(agentId: number, runId: number): Promise<ScriptRunEntity> {
+    return this.scriptRuns.get(agentId, runId);
   }
 }
