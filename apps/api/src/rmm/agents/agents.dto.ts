@@ -135,10 +135,7 @@ export class RunScriptDto {
   @Max(300)
   timeout?: number;
 }
-
-/** The answer of runscript with output=wait (once the agent channel runs scripts). */
-export class ScriptResultDto {
-  @ApiProperty({ example: '1.532', description: 'seconds' }) execution_time: string;
+) execution_time: string;
   @ApiProperty() retcode: number;
   @ApiProperty() stdout: string;
   @ApiProperty() stderr: string;
