@@ -135,8 +135,3 @@ export class RunScriptDto {
   @Max(300)
   timeout?: number;
 }
-) execution_time: string;
-  @ApiProperty() retcode: number;
-  @ApiProperty() stdout: string;
-  @ApiProperty() stderr: string;
-}
