@@ -240,7 +240,7 @@ describe('audit log', () => {
     const rows = (await audit({ actor_kind: 'cli' })).rows;
     const osUser = userInfo().username;
     expect(rows).toEqual([
-      expect.objectContaining({ actor_kind: 'cli', actor_id: null, actor_name: osUser, method: null, action: 'apikey revoke', target: '99999', status: null, outcome: 'error: Not found', request_id: null }),
+      expect.objectContaining({ actor_kind: 'cli', actor_id: null, actor_name: osUser, method: null, action: 'apikey revoke', target: '99999', status: null, outcome: 'error: Not found: no API key 99999', request_id: null }),
       expect.objectContaining({ actor_name: osUser, action: 'user create', target: '--email cli@acme.test --password [redacted]', outcome: 'ok' }),
       expect.objectContaining({ actor_name: osUser, action: 'client create', target: '--name CLI Corp', outcome: 'ok', client_address: expect.any(String) }),
     ]);

@@ -20,7 +20,7 @@ import { registerBodyParsers } from './common/http/body-parsers';
 import { registerSecurityHeaders } from './common/http/security-headers';
 import { pathStartsWith } from './common/errors/error-surfaces';
 import { renderError, sendError } from './common/errors/global-exception.filter';
-import { registerCors } from './common/http/cors';
+import { registerCors, rmmCors } from './common/http/cors';
 import { functionCors, isFunctionPath, registerFunctionMethodCheck } from './enroll/enroll-http';
 import { platformCors, registerGoTrueVersionHeader } from './platform/platform-http';
 import { ERROR_SURFACES } from './error-surfaces';
@@ -144,7 +144,9 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
     // (Those answers skip the onSend hooks, so the request id and the surface's CORS headers are set here.)
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       reply.header('x-request-id', request.id);
-      for (const [k, v] of Object.entries(CORS_POLICIES.find((p) => p.matches(request.url))?.headers(request.url) ?? {})) reply.header(k, v);
+      const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
+      const policies = [...CORS_POLICIES, rmmCors(config.rmmCorsOrigins)];
+      for (const [k, v] of Object.entries(policies.find((p) => p.matches(request.url))?.headers(request.url, origin) ?? {})) reply.header(k, v);
       sendError(ERROR_SURFACES, logger, error, request, reply);
     },
   });
@@ -176,7 +178,7 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
     exempt: isFunctionPath,
     noStore: pathStartsWith('/auth/v1', '/api/v3/keys', '/deploy'),
   });
-  registerCors(app, CORS_POLICIES);
+  registerCors(app, [...CORS_POLICIES, rmmCors(config.rmmCorsOrigins)]);
   registerFunctionMethodCheck(app);
   registerGoTrueVersionHeader(app);
   app.useGlobalFilters(new GlobalExceptionFilter(ERROR_SURFACES, logger));

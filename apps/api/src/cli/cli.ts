@@ -4,15 +4,15 @@ import { DomainError } from '../common/errors/domain-error';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { openDatabase } from '../database/database';
 import { CliModule } from './cli.module';
-import { AUDITED_COMMANDS, CliIo, COMMANDS, recordCommand, USAGE, UsageError } from './commands';
+import { AUDITED_COMMANDS, CliIo, describeRefusal, invocation, recordCommand } from './commands';
 
 /** `npm run cli -- <command>`: operator commands on the server's database (embedded or DATABASE_URL). */
 export async function runCli(argv: string[], io: CliIo, env = process.env): Promise<number> {
-  const name = argv.slice(0, 2).join(' ');
-  const handler = COMMANDS[name];
-  if (!handler) {
-    io.err(argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? USAGE : `unknown command "${argv.join(' ')}"\n\n${USAGE}`);
-    return argv[0] === 'help' || argv[0] === '--help' ? 0 : 2;
+  // The command line is read first: a usage error is exit code 2 even when the configuration or database is wrong.
+  const call = invocation(argv);
+  if ('text' in call) {
+    io.err(call.text);
+    return call.code;
   }
   let config;
   try {
@@ -32,22 +32,15 @@ export async function runCli(argv: string[], io: CliIo, env = process.env): Prom
   const ctx = await NestFactory.createApplicationContext(CliModule.forRoot(config, db.url), { logger: false, abortOnError: false });
   let failure: unknown;
   try {
-    await handler(ctx, argv.slice(2), io);
+    await call.run(ctx, io);
     return 0;
   } catch (err) {
-    failure = err;
-    if (err instanceof UsageError) {
-      io.err(`rmm-cli: ${err.message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (err instanceof DomainError) {
-      io.err(`rmm-cli: ${err.message}`);
-      return 1;
-    }
-    io.err(`rmm-cli: ${(err as Error).message ?? String(err)}`);
+    // What the operator reads is what the audit log keeps.
+    failure = err instanceof DomainError ? new Error(describeRefusal(err)) : err;
+    io.err(`rmm-cli: ${(failure as Error).message ?? String(failure)}`);
     return 1;
   } finally {
-    if (AUDITED_COMMANDS.has(name)) await recordCommand(ctx, name, argv.slice(2), failure, io);
+    if (AUDITED_COMMANDS.has(call.name)) await recordCommand(ctx, call.name, call.args, failure, io);
     await ctx.close();
     await db.stop();
   }
@@ -57,5 +50,6 @@ if (require.main === module) {
   void runCli(process.argv.slice(2), {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
+    outIsTerminal: process.stdout.isTTY === true,
   }).then((code) => process.exit(code));
 }

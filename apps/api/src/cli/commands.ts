@@ -2,10 +2,10 @@ import { INestApplicationContext } from '@nestjs/common';
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Clock } from '../common/clock';
-import { invalid } from '../common/errors/domain-error';
+import { CommonErrorCode, DomainError, invalid, notFound } from '../common/errors/domain-error';
 import { RuntimeConfig } from '../config/runtime-config';
 import { UsersService } from '../platform/users/users.service';
-import { ApiKeysService, normaliseScopes } from '../rmm/api-keys/api-keys.service';
+import { ApiKeysService, parseDuration } from '../rmm/api-keys/api-keys.service';
 import { cliOutcome, cliTarget } from '../rmm/audit/audit-entry';
 import { AuditService } from '../rmm/audit/audit.service';
 import { ClientsService } from '../rmm/clients/clients.service';
@@ -16,89 +16,226 @@ export interface CliIo {
   out(line: string): void;
   /** Everything else (confirmations, hints). */
   err(line: string): void;
+  /** Whether `out` is a terminal (the operator reads it there), not a pipe or a file. */
+  outIsTerminal?: boolean;
 }
-
-export const USAGE = `usage: npm run cli -- <command>
-
-  apikey create --name N --scopes S[,S...] [--expires-in 30d]   create a management API key (prints the secret once)
-  apikey list                                                  list keys (never their secrets)
-  apikey revoke ID                                             revoke a key
-  user create --email E --password P [--client ID --site ID]   create a data-platform user and profile
-  client create --name N                                       create a client
-  site create --client ID --name N                             create a site under a client
-  keys show                                                    print the generated data-platform and function keys`;
 
 export class UsageError extends Error {}
 
-type Handler = (ctx: INestApplicationContext, args: string[], io: CliIo) => Promise<void>;
+/** A command whose arguments have been read: what remains needs the database. */
+type Run = (ctx: INestApplicationContext, io: CliIo) => Promise<void>;
 
-export const COMMANDS: Record<string, Handler> = {
-  'apikey create': async (ctx, args, io) => {
-    const { values } = parse(args, { name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' } });
-    const name = required(values.name, '--name');
-    const scopes = normaliseScopes(required(values.scopes, '--scopes').split(','));
-    const expiresIn = values['expires-in'] as string | undefined;
-    const { key, secret } = await ctx.get(ApiKeysService).create({ name, scopes, expiresIn });
-    io.err(`created API key ${key.id} "${key.name}" (${key.scopes.join(',')})${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}; the secret below is shown only this once:`);
-    io.out(secret);
+interface Command {
+  /** The command line, as the usage text shows it. */
+  synopsis: string;
+  does: string;
+  /** Reads the arguments (UsageError when they are wrong), before any configuration or database is touched. */
+  prepare(args: string[]): Run;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  'apikey create': {
+    synopsis: 'apikey create --name N --scopes S[,S...] [--expires-in 30d]',
+    does: 'create a management API key (prints the secret once)',
+    prepare: (args) => {
+      const { values } = parse(args, { name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' } });
+      const name = required(values.name, '--name');
+      const scopes = scopeList(required(values.scopes, '--scopes'));
+      const expiresIn = values['expires-in'] === undefined ? undefined : duration(values['expires-in'] as string, '--expires-in');
+      return async (ctx, io) => {
+        const { key, secret } = await ctx.get(ApiKeysService).create({ name, scopes, expiresIn });
+        const expiry = key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : '';
+        // At a terminal the secret is the next line; in a pipe it goes where stdout goes, not "below".
+        const where = io.outIsTerminal ? 'the secret below is shown only this once:' : 'the secret is printed on standard output, shown only this once';
+        io.err(`created API key ${key.id} "${key.name}" (${key.scopes.join(',')})${expiry}; ${where}`);
+        io.out(secret);
+      };
+    },
   },
-  'apikey list': async (ctx, args, io) => {
-    parse(args, {});
-    const keys = await ctx.get(ApiKeysService).list();
-    io.out(['ID', 'NAME', 'PREFIX', 'SCOPES', 'EXPIRES', 'REVOKED', 'LAST USED'].join('\t'));
-    for (const k of keys) {
-      io.out(
-        [k.id, k.name, `${k.prefix}…`, k.scopes.join(','), when(k.expiresAt), when(k.revokedAt), when(k.lastUsedAt)].join('\t'),
-      );
-    }
+  'apikey list': {
+    synopsis: 'apikey list',
+    does: 'list keys (never their secrets)',
+    prepare: (args) => {
+      parse(args, {});
+      return async (ctx, io) => {
+        const keys = await ctx.get(ApiKeysService).list();
+        io.out(['ID', 'NAME', 'PREFIX', 'SCOPES', 'EXPIRES', 'REVOKED', 'LAST USED'].join('\t'));
+        for (const k of keys) {
+          io.out([k.id, k.name, `${k.prefix}…`, k.scopes.join(','), when(k.expiresAt), when(k.revokedAt), when(k.lastUsedAt)].join('\t'));
+        }
+      };
+    },
   },
-  'apikey revoke': async (ctx, args, io) => {
-    const { positionals } = parse(args, {}, true);
-    const key = await ctx.get(ApiKeysService).revoke(id(positionals[0], 'ID'));
-    io.err(`revoked API key ${key.id} "${key.name}" at ${when(key.revokedAt)}`);
+  'apikey revoke': {
+    synopsis: 'apikey revoke ID',
+    does: 'revoke a key',
+    prepare: (args) => {
+      const { positionals } = parse(args, {}, 1);
+      const keyId = id(positionals[0], 'ID');
+      return async (ctx, io) => {
+        const key = await ctx.get(ApiKeysService).revoke(keyId).catch((err: unknown) => {
+          throw isNotFound(err) ? notFound(`no API key ${keyId}`) : err;
+        });
+        io.err(`revoked API key ${key.id} "${key.name}" at ${when(key.revokedAt)}`);
+      };
+    },
   },
-  'user create': async (ctx, args, io) => {
-    const { values } = parse(args, { email: { type: 'string' }, password: { type: 'string' }, client: { type: 'string' }, site: { type: 'string' } });
-    const clientId = values.client === undefined ? null : id(values.client as string, '--client');
-    const siteId = values.site === undefined ? null : id(values.site as string, '--site');
-    const { user } = await ctx.get(UsersService).create({
-      email: required(values.email, '--email'),
-      password: required(values.password, '--password'),
-      clientId,
-      siteId,
-    });
-    io.out(user.id);
-    io.err(`created user ${user.email}${clientId ? ` for client ${clientId}` : ''}${siteId ? `, site ${siteId}` : ''}`);
+  'user create': {
+    synopsis: 'user create --email E --password P [--client ID] [--site ID]',
+    does: 'create a data-platform user and profile (no ids: the default tenant)',
+    prepare: (args) => {
+      const { values } = parse(args, { email: { type: 'string' }, password: { type: 'string' }, client: { type: 'string' }, site: { type: 'string' } });
+      const email = required(values.email, '--email');
+      const password = required(values.password, '--password');
+      const clientId = values.client === undefined ? null : id(values.client as string, '--client');
+      const siteId = values.site === undefined ? null : id(values.site as string, '--site');
+      return async (ctx, io) => {
+        const r = ctx.get(RuntimeConfig);
+        if (clientId !== null || siteId !== null) {
+          if (r.rmmApiUrl === undefined) {
+            await checkTenant(ctx.get(ClientsService), { clientId, siteId }, { clientId: r.rmmDefaultClientId, siteId: r.rmmDefaultSiteId });
+          } else {
+            io.err(`rmm-cli: note: the enrollment function uses the backend at RMM_API_URL; --client and --site are not checked against this server`);
+          }
+        }
+        const { user } = await ctx.get(UsersService).create({ email, password, clientId, siteId });
+        io.out(user.id);
+        io.err(`created user ${user.email}${clientId ? ` for client ${clientId}` : ''}${siteId ? `, site ${siteId}` : ''}`);
+      };
+    },
   },
-  'client create': async (ctx, args, io) => {
-    const { values } = parse(args, { name: { type: 'string' } });
-    const client = await ctx.get(ClientsService).createClient(required(values.name, '--name'));
-    io.out(String(client.id));
-    io.err(`created client ${client.id} "${client.name}"`);
+  'client create': {
+    synopsis: 'client create --name N',
+    does: 'create a client',
+    prepare: (args) => {
+      const { values } = parse(args, { name: { type: 'string' } });
+      const name = required(values.name, '--name');
+      return async (ctx, io) => {
+        const client = await ctx.get(ClientsService).createClient(name);
+        io.out(String(client.id));
+        io.err(`created client ${client.id} "${client.name}"`);
+      };
+    },
   },
-  'site create': async (ctx, args, io) => {
-    const { values } = parse(args, { client: { type: 'string' }, name: { type: 'string' } });
-    const site = await ctx.get(ClientsService).createSite(id(required(values.client, '--client'), '--client'), required(values.name, '--name'));
-    io.out(String(site.id));
-    io.err(`created site ${site.id} "${site.name}" under client ${site.clientId}`);
+  'site create': {
+    synopsis: 'site create --client ID --name N',
+    does: 'create a site under a client',
+    prepare: (args) => {
+      const { values } = parse(args, { client: { type: 'string' }, name: { type: 'string' } });
+      const clientId = id(required(values.client, '--client'), '--client');
+      const name = required(values.name, '--name');
+      return async (ctx, io) => {
+        const clients = ctx.get(ClientsService);
+        if (!(await clients.exists(clientId))) throw notFound(`no client ${clientId}`);
+        const site = await clients.createSite(clientId, name);
+        io.out(String(site.id));
+        io.err(`created site ${site.id} "${site.name}" under client ${site.clientId}`);
+      };
+    },
   },
-  'keys show': async (ctx, args, io) => {
-    parse(args, {});
-    const r = ctx.get(RuntimeConfig);
-    const shown: Array<[string, string]> = [
-      ['DATA_ANON_KEY', r.dataAnonKey],
-      ['DATA_SERVICE_ROLE_KEY', r.dataServiceRoleKey],
-      ['JWT_SECRET', r.jwtSecret],
-      ['RMM_API_KEY', r.rmmApiKey],
-    ];
-    for (const [name, value] of shown) {
-      // A value the operator gave in the environment is theirs already: never print it back.
-      io.out(r.generated.includes(name) ? `${name}=${value}` : `${name}=(set in the environment, not shown)`);
-    }
-    io.out(`RMM_DEFAULT_CLIENT_ID=${r.rmmDefaultClientId}`);
-    io.out(`RMM_DEFAULT_SITE_ID=${r.rmmDefaultSiteId}`);
+  'keys show': {
+    synopsis: 'keys show',
+    does: 'print the generated data-platform and function keys and the default tenant',
+    prepare: (args) => {
+      parse(args, {});
+      return async (ctx, io) => {
+        const r = ctx.get(RuntimeConfig);
+        const shown: Array<[string, string]> = [
+          ['DATA_ANON_KEY', r.dataAnonKey],
+          ['DATA_SERVICE_ROLE_KEY', r.dataServiceRoleKey],
+          ['JWT_SECRET', r.jwtSecret],
+          ['RMM_API_KEY', r.rmmApiKey],
+        ];
+        for (const [name, value] of shown) {
+          // A value the operator gave in the environment is theirs already: never print it back.
+          io.out(r.generated.includes(name) ? `${name}=${value}` : `${name}=(set in the environment, not shown)`);
+        }
+        io.out(`RMM_DEFAULT_CLIENT_ID=${r.rmmDefaultClientId}`);
+        io.out(`RMM_DEFAULT_SITE_ID=${r.rmmDefaultSiteId}`);
+      };
+    },
   },
 };
+
+const PROGRAM = 'npm run cli --';
+const lines = (names: string[]): string => {
+  const width = Math.max(...names.map((n) => COMMANDS[n].synopsis.length));
+  return names.map((n) => `  ${COMMANDS[n].synopsis.padEnd(width)}   ${COMMANDS[n].does}`).join('\n');
+};
+
+export const USAGE = `usage: ${PROGRAM} <command>\n\n${lines(Object.keys(COMMANDS))}`;
+
+/** The usage of one command group (`apikey`): its commands. Undefined for a word that is no group. */
+export function groupUsage(group: string): string | undefined {
+  const names = Object.keys(COMMANDS).filter((n) => n.split(' ')[0] === group);
+  return names.length === 0 ? undefined : `usage: ${PROGRAM} ${group} <command>\n\n${lines(names)}`;
+}
+
+/** What a command line asks for: a command ready to run once the database is open, or a text and an exit code. */
+export type Invocation = { name: string; args: string[]; run: Run } | { text: string; code: 0 | 2 };
+
+const isHelp = (a: string | undefined): boolean => a === 'help' || a === '--help' || a === '-h';
+
+/** Reads the command line without touching configuration or database, so usage errors are 2 whatever else is wrong. */
+export function invocation(argv: string[]): Invocation {
+  const [group, sub] = argv;
+  if (group === undefined) return { text: USAGE, code: 2 };
+  if (isHelp(group)) return { text: USAGE, code: 0 };
+  const usageOfGroup = groupUsage(group);
+  if (usageOfGroup === undefined) return { text: `unknown command "${argv.join(' ')}"\n\n${USAGE}`, code: 2 };
+  if (sub === undefined) return { text: usageOfGroup, code: 2 };
+  if (isHelp(sub)) return { text: usageOfGroup, code: 0 };
+  const name = `${group} ${sub}`;
+  const command = COMMANDS[name];
+  if (!command) return { text: `unknown command "${name}"\n\n${usageOfGroup}`, code: 2 };
+  const args = argv.slice(2);
+  const usageLine = `usage: ${PROGRAM} ${command.synopsis}`;
+  if (args.includes('--help')) return { text: `${usageLine}\n\n${command.does}`, code: 0 };
+  try {
+    return { name, args, run: command.prepare(args) };
+  } catch (err) {
+    if (err instanceof UsageError) return { text: `rmm-cli: ${err.message}\n\n${usageLine}`, code: 2 };
+    throw err;
+  }
+}
+
+const isNotFound = (err: unknown): boolean => err instanceof DomainError && err.code === CommonErrorCode.NotFound;
+
+/** How a refusal reads on stderr: what was not found, or which field is wrong and why. */
+export function describeRefusal(err: DomainError): string {
+  if (err.code === CommonErrorCode.NotFound) return err.message === 'Not found' ? err.message : `Not found: ${err.message}`;
+  if (err.fields.length > 0 && err.message === 'validation error') return err.fields.map((f) => `${f.field}: ${f.message}`).join('; ');
+  return err.message;
+}
+
+/**
+ * An operator's --client/--site must make a tenant the enrollment can use, else every enrollment of the
+ * user fails with 502 and only the server log says why. A missing id takes the default (as the function
+ * does): the site must exist and belong to the client. Only when the function uses this server's backend.
+ */
+async function checkTenant(
+  clients: ClientsService,
+  given: { clientId: number | null; siteId: number | null },
+  defaults: { clientId: number; siteId: number },
+): Promise<void> {
+  if (given.clientId !== null && !(await clients.exists(given.clientId))) throw invalid(`client ${given.clientId} does not exist`);
+  const clientId = given.clientId ?? defaults.clientId;
+  if (given.siteId !== null) {
+    const site = await clients.findSite(given.siteId);
+    if (!site) throw invalid(`site ${given.siteId} does not exist`);
+    if (site.clientId === clientId) return;
+    throw invalid(
+      given.clientId === null
+        ? `site ${site.id} does not belong to the default client ${clientId}: give --client ${site.clientId}`
+        : `site ${site.id} does not belong to client ${clientId} (it is a site of client ${site.clientId})`,
+    );
+  }
+  // --client alone: the enrollment takes the default site, which must be this client's.
+  if ((await clients.findSite(defaults.siteId))?.clientId === clientId) return;
+  const [sites] = await clients.sitesOf(clientId, { offset: 0 });
+  if (sites.length === 0) throw invalid(`client ${clientId} has no site: give --site (create one first: site create --client ${clientId} --name N)`);
+  throw invalid(`client ${clientId} needs a site: give --site (its sites: ${sites.map((s) => `${s.id} "${s.name}"`).join(', ')})`);
+}
 
 /** Commands that change something: every run is written to the audit log, whatever its outcome. */
 export const AUDITED_COMMANDS: ReadonlySet<string> = new Set(['apikey create', 'apikey revoke', 'user create', 'client create', 'site create']);
@@ -135,12 +272,32 @@ function osUser(): string {
   }
 }
 
-function parse(args: string[], options: Record<string, { type: 'string' }>, allowPositionals = false) {
+/** Strict flags; `positionals` is how many bare arguments the command takes (more is a usage error). */
+function parse(args: string[], options: Record<string, { type: 'string' }>, positionals = 0) {
+  let parsed;
   try {
-    return parseArgs({ args, options, allowPositionals, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals: positionals > 0, strict: true });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument "${parsed.positionals[positionals]}"`);
+  return parsed;
+}
+
+/** A comma-separated scope list with no empty entry (`a,,b` is a typo, not two scopes). */
+function scopeList(value: string): string[] {
+  const scopes = value.split(',').map((s) => s.trim());
+  if (scopes.some((s) => s === '')) throw new UsageError(`--scopes has an empty entry in "${value}" (write S[,S...] without empty items)`);
+  return scopes;
+}
+
+function duration(value: string, flag: string): string {
+  try {
+    parseDuration(value, flag);
+  } catch {
+    throw new UsageError(`${flag} must be a positive duration such as 90m, 12h, 30d or 4w, got "${value}"`);
+  }
+  return value;
 }
 
 function required(value: unknown, flag: string): string {
@@ -151,7 +308,7 @@ function required(value: unknown, flag: string): string {
 function id(value: string | undefined, what: string): number {
   if (value === undefined) throw new UsageError(`${what} is required`);
   const n = parseId(value);
-  if (n === null) throw invalid(`${what} must be a positive whole number, got "${value}"`);
+  if (n === null) throw new UsageError(`${what} must be a positive whole number, got "${value}"`);
   return n;
 }
 

@@ -57,6 +57,8 @@ export interface AppConfig {
   embeddedPgRestartAttempts: number;
   /** `json` (one object per line, for log collectors) or `pretty` (for people); default pretty on a terminal. */
   logFormat?: 'json' | 'pretty';
+  /** Browser origins (`https://dash.example.com`) allowed to call /api/v3 (CORS); none by default. */
+  rmmCorsOrigins: string[];
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -121,6 +123,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000),
     embeddedPgRestartAttempts: integer(env, 'EMBEDDED_PG_RESTART_ATTEMPTS', 5, 0, 100),
     logFormat: text(env, 'LOG_FORMAT') === undefined ? undefined : oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
+    rmmCorsOrigins: origins(env, 'RMM_CORS_ORIGINS'),
   };
 }
 
@@ -182,6 +185,36 @@ function postgresUrl(env: Env, name: string): string | undefined {
 
 function redisUrl(env: Env, name: string): string | undefined {
   return parseUrl(env, name, ['redis:', 'rediss:'], 'redis://127.0.0.1:6379') ? text(env, name) : undefined;
+}
+
+/**
+ * A comma-separated list of browser origins: scheme, host and optional port, nothing else (a browser's
+ * `Origin` header never has a path). Each is kept as the browser writes it (`HTTPS://Dash.example.com:443/`
+ * becomes `https://dash.example.com`); `*`, a path, a query or an empty entry is refused.
+ */
+function origins(env: Env, name: string): string[] {
+  const value = text(env, name);
+  if (value === undefined) return [];
+  const example = 'https://dash.example.com';
+  return [
+    ...new Set(
+      value.split(',').map((entry) => {
+        const item = entry.trim();
+        if (item === '') throw new ConfigError(name, `has an empty entry (expected a comma-separated list of origins like ${example})`);
+        let url: URL | undefined;
+        try {
+          url = new URL(item);
+        } catch {
+          url = undefined;
+        }
+        const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !item.endsWith('?') && !item.endsWith('#');
+        if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname || !bare) {
+          throw new ConfigError(name, `has "${item}", which is not an origin (expected scheme, host and optional port, like ${example})`);
+        }
+        return url.origin;
+      }),
+    ),
+  ];
 }
 
 /** A connection URL with its password replaced, for messages. */

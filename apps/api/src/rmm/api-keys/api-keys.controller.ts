@@ -1,6 +1,9 @@
-import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../common/id.pipe';
+import { setTotal } from '../common/list-headers';
+import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
 import { RequireScope, RmmController } from '../common/scopes';
 import { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto, toApiKeyDto } from './api-keys.dto';
@@ -15,8 +18,10 @@ export class ApiKeysController {
   @RequireScope('admin')
   @ApiOperation({ summary: 'List API keys (never their secrets). Scope: admin' })
   @ApiOkResponse({ type: [ApiKeyDto] })
-  async list(): Promise<ApiKeyDto[]> {
-    return (await this.keys.list()).map(toApiKeyDto);
+  async list(@Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ApiKeyDto[]> {
+    const [rows, total] = await this.keys.listPage(pageOf(q));
+    setTotal(reply, isPaged(q) ? total : undefined);
+    return rows.map(toApiKeyDto);
   }
 
   @Post()

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IsNull, Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
 import { ApiKeyEntity, ApiKeyScope } from '@app/entities';
+import { Page } from '../common/pagination.dto';
 
 @Injectable()
 export class ApiKeysRepository {
@@ -16,8 +17,8 @@ export class ApiKeysRepository {
     return this.repo.save(this.repo.create(key));
   }
 
-  list(): Promise<ApiKeyEntity[]> {
-    return this.repo.find({ order: { id: 'ASC' } });
+  list(page: Page): Promise<[ApiKeyEntity[], number]> {
+    return this.repo.findAndCount({ order: { id: 'ASC' }, skip: page.offset, take: page.limit });
   }
 
   findById(id: number): Promise<ApiKeyEntity | null> {

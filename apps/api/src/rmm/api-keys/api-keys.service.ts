@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { API_KEY_SCOPES, ApiKeyEntity, ApiKeyScope } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { CommonErrorCode, DomainError, invalid, notFound } from '../../common/errors/domain-error';
+import { Page } from '../common/pagination.dto';
 import { RmmEvents } from '../events/rmm-events';
 import { apiKeyMatches, apiKeyPrefix, generateApiKeySecret, hashApiKey } from './api-key-secret';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -14,6 +15,9 @@ export interface NewApiKey {
   expiresIn?: string;
   expiresAt?: string | Date | null;
 }
+
+/** As the column and the API's DTO allow. */
+export const MAX_KEY_NAME_LENGTH = 200;
 
 export const hasScope = (key: ApiKeyEntity, scope: ApiKeyScope): boolean => key.scopes.includes('admin') || key.scopes.includes(scope);
 
@@ -29,6 +33,9 @@ export class ApiKeysService {
   async create(input: NewApiKey, secret = generateApiKeySecret()): Promise<{ key: ApiKeyEntity; secret: string }> {
     const name = input.name.trim();
     if (!name) throw invalid('name must not be empty', [{ field: 'name', message: 'must not be empty' }]);
+    if (name.length > MAX_KEY_NAME_LENGTH) {
+      throw invalid(`name must be at most ${MAX_KEY_NAME_LENGTH} characters`, [{ field: 'name', message: `at most ${MAX_KEY_NAME_LENGTH} characters` }]);
+    }
     const scopes = normaliseScopes(input.scopes);
     const expiresAt =
       input.expiresAt instanceof Date
@@ -44,8 +51,14 @@ export class ApiKeysService {
     return { key, secret };
   }
 
-  list(): Promise<ApiKeyEntity[]> {
-    return this.keys.list();
+  /** Every key, by id. */
+  async list(): Promise<ApiKeyEntity[]> {
+    return (await this.keys.list({ offset: 0 }))[0];
+  }
+
+  /** One page of keys (by id), and the number of keys. */
+  listPage(page: Page): Promise<[ApiKeyEntity[], number]> {
+    return this.keys.list(page);
   }
 
   async revoke(id: number): Promise<ApiKeyEntity> {

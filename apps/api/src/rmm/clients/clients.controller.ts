@@ -1,6 +1,9 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../common/id.pipe';
+import { setTotal } from '../common/list-headers';
+import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
 import { RequireScope, RmmController } from '../common/scopes';
 import { ClientDto, CreateClientDto, RenameDto, SiteDto, toClientDto, toSiteDto } from './clients.dto';
@@ -15,8 +18,10 @@ export class ClientsController {
   @RequireScope('clients:read')
   @ApiOperation({ summary: 'List clients with their sites. Scope: clients:read' })
   @ApiOkResponse({ type: [ClientDto] })
-  async list(): Promise<ClientDto[]> {
-    return (await this.clients.list()).map(toClientDto);
+  async list(@Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ClientDto[]> {
+    const [rows, total] = await this.clients.listPage(pageOf(q));
+    setTotal(reply, isPaged(q) ? total : undefined);
+    return rows.map(toClientDto);
   }
 
   @Post()
@@ -66,8 +71,10 @@ export class ClientsController {
   @RequireScope('clients:read')
   @ApiOperation({ summary: "List a client's sites. Scope: clients:read" })
   @ApiOkResponse({ type: [SiteDto] })
-  async sites(@Param('id', ParseIdPipe) id: number): Promise<SiteDto[]> {
-    return (await this.clients.sitesOf(id)).map(toSiteDto);
+  async sites(@Param('id', ParseIdPipe) id: number, @Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<SiteDto[]> {
+    const [rows, total] = await this.clients.sitesOf(id, pageOf(q));
+    setTotal(reply, isPaged(q) ? total : undefined);
+    return rows.map(toSiteDto);
   }
 
   @Post(':id/sites')

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
 import { ClientEntity, SiteEntity } from '@app/entities';
+import { Page } from '../common/pagination.dto';
 
 @Injectable()
 export class ClientsRepository {
@@ -16,9 +17,12 @@ export class ClientsRepository {
   }
 
 
-  /** Clients with their sites, both ordered by id. */
-  listWithSites(): Promise<ClientEntity[]> {
-    return this.clients.find({ relations: { sites: true }, order: { id: 'ASC', sites: { id: 'ASC' } } });
+  /** One page of clients (by id) with all their sites (by id), and the number of clients. */
+  async listWithSites(page: Page): Promise<[ClientEntity[], number]> {
+    const [clients, total] = await this.clients.findAndCount({ order: { id: 'ASC' }, skip: page.offset, take: page.limit });
+    const sites = clients.length === 0 ? [] : await this.sites.find({ where: { clientId: In(clients.map((c) => c.id)) }, order: { id: 'ASC' } });
+    for (const client of clients) client.sites = sites.filter((s) => s.clientId === client.id);
+    return [clients, total];
   }
 
   findClient(id: number): Promise<ClientEntity | null> {
@@ -37,8 +41,8 @@ export class ClientsRepository {
     return this.sites.findOneBy({ clientId, name });
   }
 
-  listSites(clientId: number): Promise<SiteEntity[]> {
-    return this.sites.find({ where: { clientId }, order: { id: 'ASC' } });
+  listSites(clientId: number, page: Page): Promise<[SiteEntity[], number]> {
+    return this.sites.findAndCount({ where: { clientId }, order: { id: 'ASC' }, skip: page.offset, take: page.limit });
   }
 
   findClientWithSites(id: number): Promise<ClientEntity | null> {

@@ -5,6 +5,9 @@ import { isStillReferenced, isUniqueViolation } from '../../database/pg-errors';
 import { TransactionHost } from '../../database/transaction-host';
 import { ClientsErrorCode } from './clients.errors';
 import { ClientsRepository } from './clients.repository';
+import { Page } from '../common/pagination.dto';
+
+const ALL: Page = { offset: 0 };
 
 @Injectable()
 export class ClientsService {
@@ -13,8 +16,14 @@ export class ClientsService {
     private readonly tx: TransactionHost,
   ) {}
 
-  list(): Promise<ClientEntity[]> {
-    return this.repo.listWithSites();
+  /** Every client with its sites. */
+  async list(): Promise<ClientEntity[]> {
+    return (await this.repo.listWithSites(ALL))[0];
+  }
+
+  /** One page of clients with their sites, and the number of clients. */
+  listPage(page: Page): Promise<[ClientEntity[], number]> {
+    return this.repo.listWithSites(page);
   }
 
   async exists(id: number): Promise<boolean> {
@@ -88,9 +97,9 @@ export class ClientsService {
     }
   }
 
-  async sitesOf(clientId: number): Promise<SiteEntity[]> {
+  async sitesOf(clientId: number, page: Page): Promise<[SiteEntity[], number]> {
     if (!(await this.repo.findClient(clientId))) throw notFound();
-    return this.repo.listSites(clientId);
+    return this.repo.listSites(clientId, page);
   }
 
   async renameSite(clientId: number, siteId: number, name: string): Promise<SiteEntity> {
