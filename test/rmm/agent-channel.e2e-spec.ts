@@ -1,4 +1,6 @@
 import WebSocket from 'ws';
+import { FixedClock } from '../../apps/api/src/common/clock';
+import { AgentGateway } from '../../apps/api/src/rmm/agent-channel/agent-gateway';
 import { AgentPresenceRepository } from '../../apps/api/src/rmm/agent-channel/agent-presence.repository';
 import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
 import { ScriptRunsService } from '../../apps/api/src/rmm/script-runs/script-runs.service';
@@ -339,5 +341,55 @@ describe('agent channel', () => {
     await agent.next('hello');
     await t.server.close();
     expect(await agent.whenClosed()).toEqual({ code: 1001, reason: 'server shutting down' });
+  });
+});
+
+/** The status rules: online while the channel is up; silence makes an agent offline, then overdue. */
+describe('agent status by silence', () => {
+  const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(
+      { RMM_ADMIN_API_KEY: ADMIN, RMM_AGENT_HEARTBEAT_SECONDS: '10', RMM_AGENT_OFFLINE_AFTER_SECONDS: '60', RMM_AGENT_OVERDUE_AFTER_SECONDS: '600' },
+      { clock },
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('tells the agent its heartbeat, drops a silent one as offline, then marks it overdue, announcing each once', async () => {
+    const admin = { 'X-API-KEY': ADMIN };
+    const tenant = await createTenant(t, 'Silence Ltd', 'HQ');
+    const d = await t.http.post('/api/v3/agents/deployments/').set(admin).send({ client: tenant.clientId, site: tenant.siteId });
+    const r = await t.http.post('/agent/v1/register').set('Authorization', `Bearer ${d.body.uuid}`).send({ hostname: 'quiet-ws-01', plat: 'linux', version: '0.1.0' });
+    const agent = await FakeAgent.connect(t.url, { 'X-Agent-Id': r.body.agent_id, Authorization: `Bearer ${r.body.agent_secret}` });
+    expect(await agent.next('hello')).toMatchObject({ heartbeat_seconds: 10 });
+    const seen: string[] = [];
+    const bus = t.server.app.get(RmmEvents);
+    const offs = [bus.on('agent.offline', (e) => seen.push(`offline ${e.agentId}`)), bus.on('agent.overdue', (e) => seen.push(`overdue ${e.agentId}`))];
+    const gateway = t.server.app.get(AgentGateway);
+    const status = async (): Promise<string> => (await t.http.get(`/api/v3/agents/${r.body.agent_id}/`).set(admin)).body.status;
+    try {
+      clock.advance(59_000);
+      expect(await gateway.sweepSilent()).toEqual({ offline: [], overdue: [] });
+      expect(await status()).toBe('online');
+      clock.advance(2_000);
+      expect((await gateway.sweepSilent()).offline).toEqual([Number(r.body.agent_id)]);
+      expect((await agent.whenClosed()).code).toBe(1006); // terminated: the connection was dead
+      expect(await status()).toBe('offline');
+      clock.advance(600_000);
+      expect((await gateway.sweepSilent()).overdue).toEqual([Number(r.body.agent_id)]);
+      expect(await gateway.sweepSilent()).toEqual({ offline: [], overdue: [] }); // each change once
+      expect(await status()).toBe('overdue');
+      for (let i = 0; i < 50 && seen.length < 2; i++) await new Promise((res) => setTimeout(res, 20));
+      expect(seen).toEqual([`offline ${r.body.agent_id}`, `overdue ${r.body.agent_id}`]);
+      const back = await FakeAgent.connect(t.url, { 'X-Agent-Id': r.body.agent_id, Authorization: `Bearer ${r.body.agent_secret}` });
+      await back.next('hello');
+      expect(await status()).toBe('online');
+      back.ws.terminate();
+    } finally {
+      offs.forEach((off) => off());
+    }
   });
 });

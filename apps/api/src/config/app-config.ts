@@ -55,6 +55,11 @@ export interface AppConfig {
   httpKeepAliveTimeoutMs: number;
   /** Restarts of the embedded PostgreSQL after it dies, before the server gives up and exits. */
   embeddedPgRestartAttempts: number;
+  /** Told to agents in `hello`: how often they send a heartbeat. */
+  agentHeartbeatSeconds: number;
+  /** An agent silent this long is offline (its connection is dropped), this long overdue. */
+  agentOfflineAfterSeconds: number;
+  agentOverdueAfterSeconds: number;
   /** `json` (one object per line, for log collectors) or `pretty` (for people); default pretty on a terminal. */
   logFormat?: 'json' | 'pretty';
   /** Browser origins (`https://dash.example.com`) allowed to call /api/v3 (CORS); none by default. */
@@ -89,6 +94,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long');
   }
+  const offlineAfter = integer(env, 'RMM_AGENT_OFFLINE_AFTER_SECONDS', 120, 2, 86_400);
+  const overdueAfter = integer(env, 'RMM_AGENT_OVERDUE_AFTER_SECONDS', 1_800, 3, 2_592_000);
+  if (overdueAfter <= offlineAfter) {
+    throw new ConfigError('RMM_AGENT_OVERDUE_AFTER_SECONDS', `must be greater than RMM_AGENT_OFFLINE_AFTER_SECONDS (${offlineAfter}), got "${overdueAfter}"`);
+  }
   return {
     port,
     host: text(env, 'HOST') ?? '0.0.0.0',
@@ -122,6 +132,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     httpRequestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
     httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000),
     embeddedPgRestartAttempts: integer(env, 'EMBEDDED_PG_RESTART_ATTEMPTS', 5, 0, 100),
+    agentHeartbeatSeconds: integer(env, 'RMM_AGENT_HEARTBEAT_SECONDS', 30, 1, 3_600),
+    agentOfflineAfterSeconds: offlineAfter,
+    agentOverdueAfterSeconds: overdueAfter,
     logFormat: text(env, 'LOG_FORMAT') === undefined ? undefined : oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     rmmCorsOrigins: origins(env, 'RMM_CORS_ORIGINS'),
   };

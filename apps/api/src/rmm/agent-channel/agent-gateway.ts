@@ -4,14 +4,13 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { Clock } from '../../common/clock';
+import { RuntimeConfig } from '../../config/runtime-config';
 import { parseId } from '../../common/values';
 import { RmmEvents } from '../events/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceRepository } from './agent-presence.repository';
 
 export const AGENT_WS_PATH = '/agent/v1/ws';
-/** Told to the agent in `hello`: how often it sends a heartbeat. */
-export const HEARTBEAT_SECONDS = 30;
 /** The largest message an agent may send (a script's output comes in chunks well below it). */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 /** Ping interval: a connection that does not answer two pings in a row is dropped. */
@@ -37,6 +36,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly sockets = new Map<number, WebSocket>();
   private server?: Server;
   private pinger?: NodeJS.Timeout;
+  private sweeper?: NodeJS.Timeout;
   private offRegistered?: () => void;
 
   constructor(
@@ -45,6 +45,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly presence: AgentPresenceRepository,
     private readonly events: RmmEvents,
     private readonly clock: Clock,
+    private readonly config: RuntimeConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -66,11 +67,29 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
         ws.ping();
       }
     }, PING_MS).unref();
+    const every = Math.min(15, Math.max(1, Math.floor(this.config.agentOfflineAfterSeconds / 4))) * 1000;
+    this.sweeper = setInterval(() => void this.sweepSilent().catch((err: Error) => this.logger.warn(`status sweep failed: ${err.message}`)), every).unref();
+  }
+
+  /**
+   * Agents silent for RMM_AGENT_OFFLINE_AFTER_SECONDS become offline (a connection this instance still holds
+   * for one is dropped: it is dead), silent for RMM_AGENT_OVERDUE_AFTER_SECONDS overdue; each change announced.
+   */
+  async sweepSilent(): Promise<{ offline: number[]; overdue: number[] }> {
+    const changed = await this.presence.markSilent(this.clock.now(), this.config.agentOfflineAfterSeconds, this.config.agentOverdueAfterSeconds);
+    for (const agentId of changed.offline) {
+      const ws = this.sockets.get(agentId);
+      if (ws) ws.terminate(); // its close announces agent.offline
+      else this.events.emit('agent.offline', { agentId });
+    }
+    for (const agentId of changed.overdue) this.events.emit('agent.overdue', { agentId });
+    return changed;
   }
 
   /** SIGTERM: every agent is told the server is going (it reconnects with back-off), heartbeats are written. */
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.pinger);
+    clearInterval(this.sweeper);
     this.offRegistered?.();
     this.server?.off('upgrade', this.onUpgrade);
     for (const ws of this.sockets.values()) ws.close(CLOSE.shuttingDown.code, CLOSE.shuttingDown.reason);
@@ -116,14 +135,14 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     const detach = this.channel.attach(agentId, { send: (message) => ws.send(JSON.stringify(message)) });
     void this.presence.online(agentId, this.clock.now()).catch((err: Error) => this.logger.warn(`agent ${agentId} online not written: ${err.message}`));
     this.events.emit('agent.online', { agentId });
-    ws.send(JSON.stringify({ type: 'hello', agent_id: String(agentId), heartbeat_seconds: HEARTBEAT_SECONDS, server_time: this.clock.now().toISOString() }));
+    ws.send(JSON.stringify({ type: 'hello', agent_id: String(agentId), heartbeat_seconds: this.config.agentHeartbeatSeconds, server_time: this.clock.now().toISOString() }));
 
     ws.on('message', (data, isBinary) => this.onMessage(agentId, ws, isBinary ? null : data.toString()));
     ws.on('close', () => {
       detach();
       if (this.sockets.get(agentId) !== ws) return; // a newer connection of this agent took over
       this.sockets.delete(agentId);
-      void this.presence.offline(agentId, this.clock.now()).catch((err: Error) => this.logger.warn(`agent ${agentId} offline not written: ${err.message}`));
+      void this.presence.offline(agentId).catch((err: Error) => this.logger.warn(`agent ${agentId} offline not written: ${err.message}`));
       this.events.emit('agent.offline', { agentId });
     });
     ws.on('error', () => ws.terminate());

@@ -34,9 +34,32 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     await this.tx.query(`UPDATE agents SET status = 'online', last_seen = $2 WHERE id = $1`, [agentId, at]);
   }
 
-  async offline(agentId: number, at: Date): Promise<void> {
+  /** The channel closed: offline; `last_seen` stays the last time the agent was heard (a pending heartbeat counts). */
+  async offline(agentId: number): Promise<void> {
+    const heard = this.seen.get(agentId) ?? null;
     this.seen.delete(agentId);
-    await this.tx.query(`UPDATE agents SET status = 'offline', last_seen = GREATEST(last_seen, $2) WHERE id = $1`, [agentId, at]);
+    await this.tx.query(`UPDATE agents SET status = 'offline', last_seen = GREATEST(last_seen, COALESCE($2::timestamptz, last_seen)) WHERE id = $1`, [agentId, heard]);
+  }
+
+  /**
+   * The silence rules, applied to every agent (whichever instance holds its channel): online and silent for
+   * `offlineAfter` seconds → offline; silent for `overdueAfter` → overdue. Each row changes once (the UPDATE
+   * decides), so several instances sweeping together announce each change once.
+   */
+  async markSilent(now: Date, offlineAfterSeconds: number, overdueAfterSeconds: number): Promise<{ offline: number[]; overdue: number[] }> {
+    await this.flush();
+    const offline = await this.tx.query<Array<{ id: number }>>(
+      // (a CTE, so that the driver answers rows rather than an UPDATE's [rows, count])
+      `WITH changed AS (UPDATE agents SET status = 'offline' WHERE status = 'online' AND last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING id)
+       SELECT id FROM changed`,
+      [now, offlineAfterSeconds],
+    );
+    const overdue = await this.tx.query<Array<{ id: number }>>(
+      `WITH changed AS (UPDATE agents SET status = 'overdue' WHERE status <> 'overdue' AND last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING id)
+       SELECT id FROM changed`,
+      [now, overdueAfterSeconds],
+    );
+    return { offline: offline.map((r) => r.id), overdue: overdue.map((r) => r.id) };
   }
 
   /** A heartbeat: remembered now, written with the next flush. */

@@ -49,9 +49,10 @@ export class DeploymentsRepository {
   /** Enrollment log rows whose deployment expired unused become `expired`; returns how many. */
   async expirePendingEnrollments(now: Date): Promise<number> {
     const rows: unknown[] = await this.tx.query(
-      `UPDATE enrollment_log e SET status = 'expired' FROM deployments d
+      // (a CTE, so that the driver answers rows rather than an UPDATE's [rows, count])
+      `WITH changed AS (UPDATE enrollment_log e SET status = 'expired' FROM deployments d
         WHERE e.status = 'pending' AND e.deployment_uuid = d.uuid::text AND d.expires_at <= $1
-       RETURNING e.id`,
+       RETURNING e.id) SELECT id FROM changed`,
       [now],
     );
     return rows.length;

@@ -74,9 +74,10 @@ export class ScriptRunsRepository {
    */
   async interruptStale(now: Date): Promise<number> {
     const rows: unknown[] = await this.tx.query(
-      `UPDATE script_runs SET status = 'interrupted', finished_at = $1
+      // (a CTE, so that the driver answers rows rather than an UPDATE's [rows, count])
+      `WITH changed AS (UPDATE script_runs SET status = 'interrupted', finished_at = $1
         WHERE status IN ('queued', 'running') AND started_at + (timeout_seconds + 65) * interval '1 second' < $1
-       RETURNING id`,
+       RETURNING id) SELECT id FROM changed`,
       [now],
     );
     return rows.length;
