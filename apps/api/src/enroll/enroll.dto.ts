@@ -17,11 +17,11 @@ export class EnrollRequestDto {
 
 export class EnrollResponseDto {
   /** The backend deployment's download_url. */
-  @ApiProperty()
+  @ApiProperty({ example: 'http://localhost:3000/deploy/3f2b9c1e-8d4a-4f6b-9e2a-1c5d7b8e9f01' })
   download_url: string;
 
   /** The backend deployment's uuid. */
-  @ApiProperty()
+  @ApiProperty({ format: 'uuid', example: '3f2b9c1e-8d4a-4f6b-9e2a-1c5d7b8e9f01' })
   deployment_uuid: string;
 
   /** Request time plus 24 hours, ISO 8601 UTC: the expiry sent to the backend. */
@@ -29,8 +29,9 @@ export class EnrollResponseDto {
   expires_at: string;
 }
 
+/** The function's error body; each response shows its own message. */
 export class EnrollErrorDto {
-  @ApiProperty({ example: 'Missing Bearer token' })
+  @ApiProperty()
   error: string;
 }
 
@@ -40,13 +41,13 @@ export class EnrollmentStatusDto {
   status: string;
 
   /** The agent's id once an agent has registered with this deployment, else null. */
-  @ApiProperty({ type: Number, nullable: true })
+  @ApiProperty({ type: 'integer', nullable: true, example: 42 })
   agent_id: number | null;
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ type: String, nullable: true, example: 'DESKTOP-42' })
   hostname: string | null;
 
-  @ApiProperty()
+  @ApiProperty({ example: '2026-11-23T13:30:00.000Z' })
   expires_at: string;
 }
 

@@ -1,86 +1,275 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
+import { errorExamples, surfaceOf } from './openapi-examples';
 
 export const API_KEY_SECURITY = 'api-key';
 export const USER_JWT_SECURITY = 'user-jwt';
+/** The data platform's `apikey` header (DATA_ANON_KEY or DATA_SERVICE_ROLE_KEY). */
+export const DATA_KEY_SECURITY = 'data-key';
+/** A deployment's uuid as the bearer token: what the agent's installer carries to register. */
+export const DEPLOYMENT_TOKEN_SECURITY = 'deployment-token';
+
+/** The tags, in the order Swagger UI lists them, each with what an operator needs to know first. */
+const TAGS: Array<{ name: string; description: string }> = [
+  { name: 'enrollment function', description: 'POST /functions/v1/enroll-rmm and its status: a signed-in user (Authorize: user-jwt) gets a 24-hour agent deployment for their tenant. Errors: {error}.' },
+  { name: 'data platform: auth (GoTrue-compatible)', description: 'Sign-in, sessions and users, as Supabase Auth (GoTrue) answers them. Every call needs the apikey (Authorize: data-key). Errors: GoTrue\'s body, or the gateway\'s {message} for a missing or unknown apikey.' },
+  { name: 'data platform: REST (PostgREST-compatible)', description: 'The tables user_profiles and enrollment_log, as PostgREST answers them, under row-level security. Needs the apikey, a user token, or both (Authorize: data-key, user-jwt). Errors: PostgREST\'s {code, details, hint, message}.' },
+  { name: 'agents', description: 'Enrolled machines, and running scripts on them. Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'deployments', description: 'One-time installer downloads for a site. Authorize: api-key (X-API-KEY), except the download itself. Errors: {detail}.' },
+  { name: 'clients and sites', description: 'The tenants agents belong to. Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'scripts', description: 'Scripts to run on agents. Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'checks', description: "Monitoring checks on agents. Authorize: api-key (X-API-KEY). Errors: {detail}." },
+  { name: 'tasks', description: 'Scheduled scripts. Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'alerts', description: 'Alerts raised by checks, tasks and overdue agents. Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'api keys', description: 'Management API keys and their scopes (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'audit', description: 'Who changed what (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'agent', description: "What the agent program calls (/agent/v1): registration with its deployment's uuid as the token. Errors: {detail}." },
+  { name: 'health', description: 'Liveness and readiness, without credentials.' },
+];
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setTitle('RMM server')
     .setDescription(
       'Self-hosted RMM: the device enrollment function (/functions/v1), the Supabase-compatible data platform ' +
         '(/auth/v1, /rest/v1) and the management backend (/api/v3, X-API-KEY). ' +
-        'Paste a management API key under "Authorize" to try the /api/v3 calls.',
+        'Under "Authorize", paste a management API key (api-key) to try the /api/v3 calls, the data platform\'s ' +
+        'DATA_ANON_KEY or DATA_SERVICE_ROLE_KEY (data-key) for /auth/v1 and /rest/v1, and a user\'s access_token ' +
+        '(user-jwt, from POST /auth/v1/token) for the enrollment function. `npm run cli -- keys show` prints the keys.',
     )
     .setVersion('3')
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    // Relative: Try-it-out calls the server that serves this page, whatever its host and port.
+    .addServer('/', 'This server')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'Management API key' }, API_KEY_SECURITY)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A data-platform user token' }, USER_JWT_SECURITY)
-    .build();
-  const document = SwaggerModule.createDocument(app, config, {
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'apikey',
+        description: 'The data platform\'s DATA_ANON_KEY or DATA_SERVICE_ROLE_KEY (also taken as the apikey query parameter)',
+      },
+      DATA_KEY_SECURITY,
+    )
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: "A deployment's uuid (the installer's enrollment token)" }, DEPLOYMENT_TOKEN_SECURITY);
+  for (const tag of TAGS) builder.addTag(tag.name, tag.description);
+  const document = SwaggerModule.createDocument(app, builder.build(), {
     // Unique across controllers: "clients" + "list" → clientsList.
     operationIdFactory: (controllerKey: string, methodKey: string) => {
       const base = controllerKey.replace(/Controller$/, '');
       return `${base.charAt(0).toLowerCase()}${base.slice(1)}${methodKey.charAt(0).toUpperCase()}${methodKey.slice(1)}`;
     },
   });
-  return addCommonAnswers(document);
-}
-
-type Operation = { parameters?: Array<{ in: string }>; requestBody?: unknown; responses: Record<string, unknown> };
-
-/** The error body of each surface, by path prefix. */
-function errorSchemaOf(path: string): Record<string, unknown> | undefined {
-  if (path.startsWith('/api/v3') || path.startsWith('/deploy')) return { $ref: '#/components/schemas/RmmErrorDto' };
-  if (path.startsWith('/functions/v1')) return { $ref: '#/components/schemas/EnrollErrorDto' };
-  if (path.startsWith('/auth/v1')) return { $ref: '#/components/schemas/GoTrueErrorDto' };
-  if (path.startsWith('/rest/v1')) {
-    return {
-      type: 'object',
-      description: "PostgREST's error body",
-      properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'string', nullable: true }, hint: { type: 'string', nullable: true } },
-    };
+  // A tag a controller uses that TAGS does not list yet is still declared (listed last).
+  const declared = new Set((document.tags ??= []).map((t) => t.name));
+  for (const { op } of operationsOf(document)) {
+    for (const name of op.tags ?? []) {
+      if (!declared.has(name)) document.tags.push({ name });
+      declared.add(name);
+    }
   }
-  return undefined;
+  return addErrorExamples(addCommonAnswers(addSecurityAndDescriptions(addErrorSchemas(document))));
 }
+
+type Parameter = { in: string; name: string; schema?: Record<string, unknown>; example?: unknown };
+type MediaType = { schema?: unknown; example?: unknown; examples?: Record<string, { summary: string; value: unknown }> };
+type Response = { description?: string; content?: Record<string, MediaType> };
+type Operation = {
+  summary?: string;
+  tags?: string[];
+  description?: string;
+  parameters?: Parameter[];
+  requestBody?: unknown;
+  responses: Record<string, Response>;
+  security?: Array<Record<string, string[]>>;
+  'x-required-scope'?: string;
+};
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+
+function operationsOf(document: OpenAPIObject): Array<{ path: string; method: (typeof METHODS)[number]; op: Operation }> {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const op = (item as Record<string, Operation | undefined>)[method];
+      return op ? [{ path, method, op }] : [];
+    }),
+  );
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The error bodies no DTO describes: PostgREST's, and the gateway's bare {message} (refused apikey). */
+function addErrorSchemas(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components ??= {}).schemas ?? (document.components.schemas = {});
+  schemas.PostgrestErrorDto = {
+    type: 'object',
+    description: "PostgREST's error body",
+    required: ['code', 'message'],
+    properties: {
+      code: { type: 'string', description: 'PGRST… or a PostgreSQL SQLSTATE' },
+      message: { type: 'string' },
+      details: { type: 'string', nullable: true },
+      hint: { type: 'string', nullable: true },
+    },
+  };
+  schemas.GatewayErrorDto = {
+    type: 'object',
+    description: "The API gateway's answer to a missing or unknown apikey (Supabase's)",
+    required: ['message'],
+    properties: { message: { type: 'string' } },
+  };
+  return document;
+}
+
+/** The error body of the surface that answers for a path (and status: a refused apikey is the gateway's). */
+function errorSchemaOf(path: string, status: number): Record<string, unknown> | undefined {
+  switch (surfaceOf(path)) {
+    case 'rmm':
+      return ref('RmmErrorDto');
+    case 'function':
+      return ref('EnrollErrorDto');
+    case 'auth':
+      return status === 401 ? { anyOf: [ref('GatewayErrorDto'), ref('GoTrueErrorDto')] } : ref('GoTrueErrorDto');
+    case 'rest':
+      return status === 401 ? { anyOf: [ref('GatewayErrorDto'), ref('PostgrestErrorDto')] } : ref('PostgrestErrorDto');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What each operation needs, declared (public ones with `security: []`), and a description for each that
+ * has none: how to call it from this page and what its errors look like.
+ */
+function addSecurityAndDescriptions(document: OpenAPIObject): OpenAPIObject {
+  for (const { path, op } of operationsOf(document)) {
+    let how: string;
+    if (path === '/healthz' || path === '/readyz') {
+      op.security = [];
+      how = 'No credentials. Used by load balancers and orchestrators.';
+    } else if (path.startsWith('/deploy')) {
+      op.security = [];
+      how = "No credentials: the deployment's uuid, handed out by POST /api/v3/agents/deployments or the enrollment function, is the credential. Errors: {detail}.";
+    } else if (path === '/agent/v1/register') {
+      op.security = [{ [DEPLOYMENT_TOKEN_SECURITY]: [] }];
+      how = "Needs the deployment's uuid as the bearer token (Authorize: deployment-token): the installer carries it. Errors: {detail}.";
+    } else if (path.startsWith('/api/v3')) {
+      op.security ??= [{ [API_KEY_SECURITY]: [] }];
+      const scope = op['x-required-scope'];
+      how = `Needs an X-API-KEY (Authorize: api-key) with the scope ${scope ?? 'admin'}${scope === 'admin' ? '' : ' or admin'}. Errors: {detail}.`;
+    } else if (path.startsWith('/functions/v1')) {
+      op.security = [{ [USER_JWT_SECURITY]: [] }];
+      how = "Needs the user's access token (Authorize: user-jwt). Errors: {error}.";
+    } else if (path === '/auth/v1/user' || path === '/auth/v1/logout') {
+      op.security = [{ [DATA_KEY_SECURITY]: [], [USER_JWT_SECURITY]: [] }];
+      how = "Needs the apikey and the user's access token (Authorize: data-key and user-jwt). Errors: GoTrue's body.";
+    } else if (path.startsWith('/auth/v1')) {
+      op.security = [{ [DATA_KEY_SECURITY]: [] }];
+      how = path.startsWith('/auth/v1/admin')
+        ? "Needs DATA_SERVICE_ROLE_KEY as the apikey (Authorize: data-key). Errors: GoTrue's body."
+        : "Needs the apikey (Authorize: data-key). Errors: GoTrue's body.";
+    } else if (path.startsWith('/rest/v1')) {
+      // A bearer alone is enough (the enrollment function's calls send no apikey); without one, the apikey decides the role.
+      op.security = [{ [DATA_KEY_SECURITY]: [] }, { [USER_JWT_SECURITY]: [] }, { [DATA_KEY_SECURITY]: [], [USER_JWT_SECURITY]: [] }];
+      how = "Needs the apikey, a user's access token, or both (Authorize: data-key, user-jwt); row-level security decides what the role sees. Errors: PostgREST's body.";
+    } else {
+      continue;
+    }
+    op.description ??= how;
+  }
+  return document;
+}
+
+/** A response's description when its decorator gave none. */
+const STATUS_TEXT: Record<number, string> = {
+  400: 'The input is invalid',
+  401: 'Not authenticated',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Conflict',
+  410: 'Gone',
+  429: 'Rate limited; Retry-After says when to come back',
+  502: 'An upstream service failed',
+  503: 'Unavailable now; Retry-After says when to retry',
+  504: 'Timed out',
+};
 
 /**
  * The answers the HTTP layer itself gives, added to every operation that can get them, so that every
  * status a client can see is documented: 400 for unreadable input, 404 for a path that names nothing,
  * 413/415 for a body too large or of another type, 414 for an over-long path parameter, 429 past a rate
  * limit, 503 while the database has no free connection. An operation's own description of a status wins.
+ * A 404 declared on a whole /api/v3 controller is dropped from its operations that name no resource (lists,
+ * creations): no path there can name nothing.
  */
 function addCommonAnswers(document: OpenAPIObject): OpenAPIObject {
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
-      const op = (item as Record<string, Operation | undefined>)[method];
-      if (!op) continue;
-      const schema = errorSchemaOf(path);
-      if (path === '/healthz' || path === '/readyz') {
-        op.responses['431'] ??= { description: 'Request Header Fields Too Large: the URL and headers together are over 16 KiB' };
-        continue;
+  for (const { path, method, op } of operationsOf(document)) {
+    if (path === '/healthz' || path === '/readyz') {
+      op.responses['431'] ??= { description: 'Request Header Fields Too Large: the URL and headers together are over 16 KiB' };
+      continue;
+    }
+    const params = op.parameters ?? [];
+    const hasPathParams = params.some((p) => p.in === 'path');
+    // Ids are decimal integers (ParseIdPipe); "number" would make Swagger UI offer 0 and accept 1.5.
+    for (const p of params) {
+      if (p.in === 'path' && p.schema?.type === 'number') {
+        p.schema = { type: 'integer' };
+        p.example ??= 1;
       }
-      const add = (status: number, description: string): void => {
-        op.responses[String(status)] ??= schema ? { description, content: { 'application/json': { schema } } } : { description };
-      };
-      const params = op.parameters ?? [];
-      if (op.requestBody || params.some((p) => p.in === 'query') || path.startsWith('/rest/v1')) add(400, 'The input cannot be read or is invalid');
-      if (path.startsWith('/rest/v1') && method !== 'get') add(409, 'A row conflicts with another (unique key) or names a row that does not exist (foreign key)');
-      if (path.startsWith('/rest/v1')) add(406, 'The Accept or Accept-Profile header asks for what this server does not give');
-      if (params.some((p) => p.in === 'path')) {
-        add(404, 'Not found: the path names nothing');
-        add(414, 'URI Too Long: a path parameter over 100 characters');
-      }
-      if (op.requestBody) {
-        add(413, 'The body is larger than this surface takes');
-        add(415, 'The body is not of a type this operation takes');
-      }
-      if (!path.startsWith('/deploy')) add(429, 'Rate limited; Retry-After says when to come back');
-      if (path.startsWith('/auth/v1/admin')) add(403, 'The caller is not the service role (not_admin), or its token is invalid (bad_jwt)');
-      else if (path.startsWith('/auth/v1') && path !== '/auth/v1/token') add(403, 'The bearer token is invalid or its session ended (bad_jwt, session_not_found)');
-      // (Refused by the HTTP parser before a surface is known: the body is {statusCode, message}.)
-      op.responses['431'] ??= { description: 'Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message}' };
-      add(503, 'The database has no free connection now; Retry-After says when to retry');
+    }
+    if (path.startsWith('/api/v3') && !hasPathParams) delete op.responses['404'];
+    const add = (status: number, description: string): void => {
+      op.responses[String(status)] ??= { description };
+    };
+    // The admin list reads page and per_page leniently (anything else is the default), so it has no 400.
+    const lenientQuery = path === '/auth/v1/admin/users' && method === 'get';
+    if (op.requestBody || (params.some((p) => p.in === 'query') && !lenientQuery) || path.startsWith('/rest/v1')) add(400, 'The input cannot be read or is invalid');
+    if (path.startsWith('/rest/v1') && method !== 'get') add(409, 'A row conflicts with another (unique key) or names a row that does not exist (foreign key)');
+    if (path.startsWith('/rest/v1')) add(406, 'The Accept or Accept-Profile header asks for what this server does not give');
+    if (hasPathParams) {
+      add(404, 'Not found: the path names nothing');
+      add(414, 'URI Too Long: a path parameter over 100 characters');
+    }
+    if (op.requestBody) {
+      add(413, 'The body is larger than this surface takes');
+      add(415, 'The body is not of a type this operation takes');
+    }
+    if (!path.startsWith('/deploy')) add(429, 'Rate limited; Retry-After says when to come back');
+    if (path.startsWith('/auth/v1/admin')) add(403, 'The caller is not the service role (not_admin), or its token is invalid (bad_jwt)');
+    else if (path.startsWith('/auth/v1') && path !== '/auth/v1/token') add(403, 'The bearer token is invalid or its session ended (bad_jwt, session_not_found)');
+    // (Refused by the HTTP parser before a surface is known: the body is {statusCode, message}.)
+    op.responses['431'] ??= { description: 'Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message}' };
+    add(503, 'The database has no free connection now; Retry-After says when to retry');
+  }
+  return document;
+}
+
+/** The first required property of an operation's JSON body, if it has one. */
+function requiredBodyField(document: OpenAPIObject, op: Operation): string | undefined {
+  const body = op.requestBody as { content?: Record<string, { schema?: { $ref?: string; required?: string[] } }> } | undefined;
+  let schema = body?.content?.['application/json']?.schema;
+  if (schema?.$ref) schema = document.components?.schemas?.[schema.$ref.split('/').pop()!] as typeof schema;
+  return schema?.required?.[0];
+}
+
+/**
+ * Every error answer of a surface gets its surface's body schema and its own example(s), rendered from the
+ * surfaces' error tables (openapi-examples.ts), replacing any example a DTO's properties would suggest.
+ */
+function addErrorExamples(document: OpenAPIObject): OpenAPIObject {
+  for (const { path, method, op } of operationsOf(document)) {
+    for (const [key, response] of Object.entries(op.responses)) {
+      const status = Number(key);
+      if (!(status >= 400) || status === 431) continue;
+      if (!response.description) response.description = STATUS_TEXT[status] ?? 'Error';
+      const schema = errorSchemaOf(path, status);
+      if (!schema) continue;
+      const examples = errorExamples(path, method, status, requiredBodyField(document, op));
+      const media: MediaType = { schema };
+      if (examples.length === 1) media.example = examples[0].value;
+      else if (examples.length > 1) media.examples = Object.fromEntries(examples.map((e) => [e.summary, e]));
+      response.content = { 'application/json': media };
     }
   }
   return document;

@@ -46,7 +46,10 @@ export class AdminUserListDto {
 }
 
 export class GoTrueErrorDto {
-  @ApiProperty({ description: 'With X-Supabase-Api-Version: 2024-01-01: the error code (invalid_credentials …); else the HTTP status' })
+  @ApiProperty({
+    oneOf: [{ type: 'integer' }, { type: 'string' }],
+    description: 'With X-Supabase-Api-Version: 2024-01-01: the error code (invalid_credentials …); else the HTTP status',
+  })
   code: string | number;
   @ApiPropertyOptional({ description: 'Versioned format' }) message?: string;
   @ApiPropertyOptional({ description: 'Legacy format' }) error_code?: string;

@@ -5,9 +5,9 @@ export class RmmFieldErrorDto {
   @ApiProperty({ example: 'site 9 does not belong to client 1' }) message: string;
 }
 
-/** The management backend's error body (the spec's Errors table). */
+/** The management backend's error body (the spec's Errors table). Each response shows its own example (swagger.ts). */
 export class RmmErrorDto {
-  @ApiProperty({ example: 'validation error', description: "validation error | Invalid token | permission denied | Not found | rate limited | server error, or a reason" })
+  @ApiProperty({ description: 'validation error | Invalid token | permission denied | Not found | rate limited | server error, or a reason' })
   detail: string;
 
   @ApiPropertyOptional({ type: [RmmFieldErrorDto], description: 'With 400 validation error: the fields at fault' })
