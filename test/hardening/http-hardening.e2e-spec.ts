@@ -73,6 +73,22 @@ describe('HTTP hardening', () => {
     });
   });
 
+  it('answers a value PostgreSQL cannot store (a NUL character) with 400, never 500 (found by the fuzz suite)', async () => {
+    const before = errorLines(t).length;
+    const client = await t.http.post('/api/v3/clients/').set('X-API-KEY', admin).send({ name: 'Nul Ltd' });
+    expect(client.status).toBe(201);
+    for (const [method, path, body] of [
+      ['put', `/api/v3/clients/${client.body.id}/`, { name: 'a\u0000b' }],
+      ['post', '/api/v3/clients/', { name: 'x\u0000y' }],
+      ['post', '/api/v3/scripts/', { name: 'nul-script', shell: 'bash', body: 'echo \u0000' }],
+    ] as const) {
+      const res = await t.http[method](path).set('X-API-KEY', admin).send(body);
+      expect([path, res.status, res.body.detail]).toEqual([path, 400, 'validation error']);
+      expect(res.body.errors[0].message).toMatch(/^a value cannot be stored: /);
+    }
+    expect(errorLines(t).length).toBe(before);
+  });
+
   describe('URLs the router cannot read', () => {
     it('answers a malformed path with the surface\'s 404, CORS headers included for the function', async () => {
       const fn = await t.http.get('/functions/v1/enroll-rmm/%ff');

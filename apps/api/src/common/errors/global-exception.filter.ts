@@ -102,6 +102,11 @@ export function normalizeError(exception: unknown): NormalizedError {
     // PostgreSQL is not answering (stopped, restarting): nothing this request did; retry shortly.
     return { status: 503, message: 'the database is not available, retry shortly', code: CommonErrorCode.Unavailable, fields: [], headers: { 'retry-after': '2' }, source: 'domain' };
   }
+  const dataError = dataExceptionOf(exception);
+  if (dataError) {
+    // A value PostgreSQL cannot store (a NUL character, text too long, a number out of range): the input's fault.
+    return { status: 0, message: dataError, code: CommonErrorCode.Validation, fields: [], headers: {}, source: 'domain' };
+  }
   if (isPoolExhausted(exception)) {
     // Every connection busy for DB_POOL_ACQUIRE_TIMEOUT_MS: an overload, not a fault of this request.
     return { status: 503, message: 'the database is busy, retry shortly', code: CommonErrorCode.Unavailable, fields: [], headers: { 'retry-after': '1' }, source: 'domain' };
@@ -117,6 +122,13 @@ export function normalizeError(exception: unknown): NormalizedError {
     return { status: e.statusCode, message: fastifyMessage(e), fields: [], headers: {}, source: 'framework', frameworkCode };
   }
   return { status: 500, message: 'server error', fields: [], headers: {}, source: 'fault' };
+}
+
+/** PostgreSQL's data exceptions (SQLSTATE class 22) name a value the client sent that cannot be stored. */
+function dataExceptionOf(err: unknown): string | null {
+  const e = (err as { driverError?: { code?: unknown; message?: unknown } })?.driverError ?? (err as { code?: unknown; message?: unknown });
+  if (typeof e?.code !== 'string' || !/^22[0-9A-Z]{3}$/.test(e.code)) return null;
+  return `a value cannot be stored: ${typeof e.message === 'string' ? e.message.slice(0, 200) : e.code}`;
 }
 
 /** The database refused or dropped the connection, or is shutting down or starting up. */
