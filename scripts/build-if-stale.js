@@ -9,6 +9,8 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
+// apps/agent is not part of the server: scripts/build-agent.js bundles it.
+const skip = new Set([path.join(root, 'apps', 'agent')]);
 const inputs = ['apps', 'libs', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'];
 
 function newest(p) {
@@ -21,7 +23,7 @@ function newest(p) {
   if (!st.isDirectory()) return st.mtimeMs;
   let max = 0;
   for (const e of fs.readdirSync(p)) {
-    if (e === 'node_modules' || e.startsWith('.')) continue;
+    if (e === 'node_modules' || e.startsWith('.') || skip.has(path.join(p, e))) continue;
     max = Math.max(max, newest(path.join(p, e)));
   }
   return max;

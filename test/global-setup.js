@@ -1,6 +1,7 @@
 // Runs once, in Jest's parent process, before the first medium or e2e test file (jest.config.js sets it on
 // those two projects only, so `npm run test:unit` never builds nor starts PostgreSQL):
-// 1. builds dist/ if stale (process tests spawn the real server and CLI from it);
+// 1. builds dist/ if stale (process tests spawn the real server and CLI from it), then the agent bundle
+//    dist/agent/rmm-agent.js (test/agent spawns it; nest build empties dist/, so after the server);
 // 2. picks the PostgreSQL: DATABASE_URL when set (CI's PostgreSQL 15), else an embedded server in a
 //    temporary folder (fsync off), stopped by global-teardown.js;
 // 3. migrates a template database once; each test file clones its own database from it.
@@ -15,6 +16,7 @@ const root = path.resolve(__dirname, '..');
 
 module.exports = async function globalSetup() {
   execFileSync(process.execPath, [path.join(root, 'scripts', 'build-if-stale.js')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build-agent.js'), '--if-stale'], { stdio: 'inherit' });
   const { startEmbeddedPostgres } = require(path.join(root, 'dist/apps/api/src/database/embedded-postgres.js'));
   const { runMigrations } = require(path.join(root, 'dist/apps/api/src/database/migrate.js'));
 

@@ -1,0 +1,184 @@
+import WebSocket from 'ws';
+import {
+  AgentMessage,
+  CLOSE_GOING_AWAY,
+  CLOSE_REENROLLED,
+  CLOSE_REPLACED,
+  ScriptRunMessage,
+  ServerMessage,
+} from './protocol';
+import { killAllScripts, runScript } from './run-script';
+import { AgentState } from './state';
+
+/** The server refuses messages over 1 MiB; keep a margin for the envelope. */
+const MAX_MESSAGE = 1024 * 1024 - 4096;
+/** The server pings every 30 s: silence this long means the connection is dead. */
+const SILENCE_MS = 100_000;
+const BACKOFF_FIRST_MS = 1_000;
+const BACKOFF_MAX_MS = 60_000;
+
+export type Log = (line: string) => void;
+
+/** Exit codes of `run` (apps/agent/README.md). */
+export const EXIT_STOPPED = 0; // SIGTERM/SIGINT, or replaced by a newer connection of this agent (4000)
+export const EXIT_CREDENTIALS = 4; // re-enrolled (4001) or the secret refused (401): this installation is void
+
+export function channelUrl(server: string): string {
+  const u = new URL(server);
+  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}/agent/v1/ws`;
+  u.search = '';
+  u.hash = '';
+  return u.toString();
+}
+
+/** 1 s doubling to 60 s, ±20 % jitter. */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** Math.min(attempt, 16));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+export function openSocket(state: AgentState): WebSocket {
+  return new WebSocket(channelUrl(state.server), {
+    headers: { 'X-Agent-Id': state.agent_id, Authorization: `Bearer ${state.agent_secret}` },
+    handshakeTimeout: 15_000,
+    maxPayload: 16 * 1024 * 1024,
+  });
+}
+
+/** The result message, its outputs shortened until it fits in one message. */
+export function resultMessage(id: string, outcome: Awaited<ReturnType<typeof runScript>>): string {
+  if (!outcome.ok) return JSON.stringify({ type: 'result', id, ok: false, error: outcome.error } satisfies AgentMessage);
+  const result = { ...outcome.result };
+  for (;;) {
+    const text = JSON.stringify({ type: 'result', id, ok: true, result } satisfies AgentMessage);
+    if (Buffer.byteLength(text) <= MAX_MESSAGE) return text;
+    result.stdout = result.stdout.slice(0, Math.floor(result.stdout.length / 2));
+    result.stderr = result.stderr.slice(0, Math.floor(result.stderr.length / 2));
+  }
+}
+
+/**
+ * `run`: holds the channel open until told to stop. Resolves with the process exit code: on 4000 (replaced),
+ * 4001 (re-enrolled), a 401 at the upgrade, or stop(). Any other drop: reconnect with back-off.
+ */
+export class AgentChannel {
+  private ws?: WebSocket;
+  private stopped = false;
+  private retryTimer?: NodeJS.Timeout;
+  private finish!: (code: number) => void;
+  readonly done = new Promise<number>((resolve) => (this.finish = resolve));
+
+  constructor(
+    private readonly state: AgentState,
+    private readonly log: Log,
+  ) {}
+
+  start(): Promise<number> {
+    this.connect(0);
+    return this.done;
+  }
+
+  stop(code = EXIT_STOPPED): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    killAllScripts();
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.close(1000, 'agent stopping');
+    else this.ws?.terminate();
+    this.finish(code);
+  }
+
+  private connect(attempt: number): void {
+    if (this.stopped) return;
+    const ws = openSocket(this.state);
+    this.ws = ws;
+    let heartbeat: NodeJS.Timeout | undefined;
+    let silence: NodeJS.Timeout | undefined;
+    let greeted = false;
+    let refused = false;
+    const alive = (): void => {
+      clearTimeout(silence);
+      silence = setTimeout(() => {
+        this.log('no word from the server for too long: dropping the connection');
+        ws.terminate();
+      }, SILENCE_MS);
+    };
+
+    ws.on('open', () => {
+      this.log(`connected to ${channelUrl(this.state.server)}`);
+      alive();
+    });
+    ws.on('ping', alive);
+    ws.on('unexpected-response', (_req, res) => {
+      refused = res.statusCode === 401;
+      this.log(`the server refused the connection: HTTP ${res.statusCode}`);
+      res.resume();
+      ws.terminate();
+    });
+    ws.on('error', (err) => this.log(`connection error: ${err.message}`));
+    ws.on('message', (data) => {
+      alive();
+      let msg: ServerMessage;
+      try {
+        msg = JSON.parse(data.toString()) as ServerMessage;
+      } catch {
+        this.log('ignored a message that is not JSON');
+        return;
+      }
+      switch (msg.type) {
+        case 'hello': {
+          greeted = true;
+          const every = Math.max(1, Number(msg.heartbeat_seconds) || 30) * 1000;
+          clearInterval(heartbeat);
+          heartbeat = setInterval(() => this.send(ws, { type: 'heartbeat' }), every);
+          this.log(`agent ${msg.agent_id} online; heartbeat every ${every / 1000} s`);
+          break;
+        }
+        case 'script.run':
+          void this.runScript(ws, msg);
+          break;
+        case 'error':
+          this.log(`the server says: ${msg.message}`);
+          break;
+        default:
+          this.log(`ignored a message of type ${(msg as { type?: unknown }).type}`);
+      }
+    });
+    ws.on('close', (code, reason) => {
+      clearInterval(heartbeat);
+      clearTimeout(silence);
+      if (this.stopped) return;
+      const why = reason.toString();
+      if (code === CLOSE_REPLACED) {
+        this.log(`closed by the server (4000 ${why}): another process of this agent took over; stopping`);
+        return this.stop(EXIT_STOPPED);
+      }
+      if (code === CLOSE_REENROLLED) {
+        this.log(`closed by the server (4001 ${why}): this installation was re-enrolled; its secret no longer works; stopping`);
+        return this.stop(EXIT_CREDENTIALS);
+      }
+      if (refused) {
+        this.log('the server refused this agent\'s credentials (401): re-register it; stopping');
+        return this.stop(EXIT_CREDENTIALS);
+      }
+      const next = greeted ? 0 : attempt + 1;
+      const delay = backoffMs(greeted ? 0 : attempt);
+      this.log(`${code === CLOSE_GOING_AWAY ? 'the server is shutting down' : `disconnected (${code}${why ? ` ${why}` : ''})`}; reconnecting in ${(delay / 1000).toFixed(1)} s`);
+      this.retryTimer = setTimeout(() => this.connect(next), delay);
+    });
+  }
+
+  private send(ws: WebSocket, message: AgentMessage | string): void {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  private async runScript(ws: WebSocket, msg: ScriptRunMessage): Promise<void> {
+    this.log(`run ${msg.runId}: ${msg.shell} script, ${msg.args?.length ?? 0} args, time-out ${msg.timeoutSeconds} s`);
+    const outcome = await runScript(msg);
+    this.log(`run ${msg.runId}: ${outcome.ok ? `retcode ${outcome.result.retcode}${outcome.result.timedOut ? ' (timed out)' : ''}` : outcome.error}`);
+    // The answer goes on the connection the command came on: a newer one does not know this request id.
+    this.send(ws, resultMessage(msg.id, outcome));
+  }
+}

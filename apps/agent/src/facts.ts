@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import * as os from 'node:os';
+import { AGENT_VERSION, Disk, Facts, Platform } from './protocol';
+
+/** The device's facts, as registration sends them (docs/agent-protocol.md §1). */
+export function collectFacts(env: NodeJS.ProcessEnv = process.env): Facts {
+  const cpus = os.cpus();
+  const facts: Facts = {
+    hostname: env.RMM_AGENT_HOSTNAME || os.hostname(),
+    plat: platform(),
+    version: AGENT_VERSION,
+    operating_system: `${os.type()} ${os.release()}`.slice(0, 255),
+    arch: os.arch(),
+    total_ram: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    disks: disks(),
+    monitoring_type: 'workstation',
+  };
+  const cpu = cpus[0]?.model.trim();
+  if (cpu) facts.cpu_model = cpu.slice(0, 255);
+  const ip = localIp();
+  if (ip) facts.local_ip = ip;
+  const user = username();
+  if (user) facts.logged_in_username = user;
+  return facts;
+}
+
+function platform(): Platform {
+  if (process.platform === 'win32') return 'windows';
+  if (process.platform === 'darwin') return 'darwin';
+  return 'linux';
+}
+
+function localIp(): string | undefined {
+  for (const addrs of Object.values(os.networkInterfaces())) {
+    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return undefined;
+}
+
+function username(): string | undefined {
+  try {
+    return os.userInfo().username || undefined;
+  } catch {
+    return undefined; // no passwd entry for this uid
+  }
+}
+
+function size(kib: number): string {
+  const gib = kib / 1024 ** 2;
+  return gib >= 1 ? `${gib.toFixed(1)} GB` : `${(kib / 1024).toFixed(1)} MB`;
+}
+
+/** Real file systems from `df -kP` (linux, darwin); none elsewhere or when df is missing. */
+export function disks(): Disk[] {
+  if (process.platform !== 'linux' && process.platform !== 'darwin') return [];
+  let out: string;
+  try {
+    out = execFileSync('df', ['-kP'], { encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (err) {
+    // df exits non-zero when one mount cannot be read, yet prints the others
+    out = typeof (err as { stdout?: unknown }).stdout === 'string' ? (err as { stdout: string }).stdout : '';
+  }
+  return parseDf(out);
+}
+
+export function parseDf(out: string): Disk[] {
+  const result: Disk[] = [];
+  for (const line of out.split('\n').slice(1)) {
+    // Filesystem 1024-blocks Used Available Capacity Mounted-on (the mount point may hold spaces)
+    const m = /^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+%\s+(.+)$/.exec(line.trim());
+    if (!m) continue;
+    const [, fs, total, used, avail, mount] = m;
+    if (!fs.startsWith('/dev/') && mount !== '/') continue; // tmpfs, proc, overlays of containers…
+    const usable = Number(used) + Number(avail);
+    const percent = usable > 0 ? Math.min(100, Math.max(0, Math.round((Number(used) / usable) * 100))) : 0;
+    result.push({ device: mount.slice(0, 255), free: size(Number(avail)), total: size(Number(total)), percent });
+    if (result.length === 64) break;
+  }
+  return result;
+}

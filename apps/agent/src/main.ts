@@ -1,0 +1,210 @@
+// The reference agent: `register`, `run`, `status` (apps/agent/README.md). Built to one file, dist/agent/rmm-agent.js.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { AgentChannel, channelUrl, EXIT_STOPPED, openSocket } from './channel';
+import { collectFacts } from './facts';
+import { AGENT_VERSION, Registered } from './protocol';
+import { DEFAULT_PREFIX, readState, writeState } from './state';
+
+const USAGE = `rmm-agent ${AGENT_VERSION}
+usage:
+  rmm-agent register --server URL --token DEPLOYMENT_UUID [--prefix DIR]
+  rmm-agent run [--prefix DIR]
+  rmm-agent status [--prefix DIR]
+--prefix defaults to ${DEFAULT_PREFIX}; env RMM_AGENT_HOSTNAME overrides the hostname sent at registration.`;
+
+/** Exit codes (apps/agent/README.md). */
+const EXIT_FAILED = 1;
+const EXIT_UNKNOWN_DEPLOYMENT = 2;
+const EXIT_DEPLOYMENT_GONE = 3;
+const EXIT_USAGE = 64;
+
+class Failure extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+function log(line: string): void {
+  process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+}
+
+function parseOptions(argv: string[]): Record<string, string> {
+  const options: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m) throw new Failure(`unexpected argument: ${argv[i]}\n${USAGE}`, EXIT_USAGE);
+    const value = m[2] ?? argv[++i];
+    if (value === undefined) throw new Failure(`--${m[1]} needs a value`, EXIT_USAGE);
+    options[m[1]] = value;
+  }
+  return options;
+}
+
+async function register(options: Record<string, string>): Promise<number> {
+  const { server, token } = options;
+  if (!server || !token) throw new Failure(`register needs --server and --token\n${USAGE}`, EXIT_USAGE);
+  let base: string;
+  try {
+    const u = new URL(server);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+    base = u.toString().replace(/\/+$/, '');
+  } catch {
+    throw new Failure(`--server must be an http:// or https:// URL, not ${server}`, EXIT_USAGE);
+  }
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const facts = collectFacts();
+  let res: Response;
+  try {
+    res = await fetch(`${base}/agent/v1/register`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(facts),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (err) {
+    const cause = (err as { cause?: { message?: string } }).cause?.message;
+    throw new Failure(`cannot reach ${base}: ${cause ?? (err as Error).message}`, EXIT_FAILED);
+  }
+  const text = await res.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    /* not JSON: reported below by its status */
+  }
+  const detail = typeof body.detail === 'string' ? body.detail : text.slice(0, 200);
+  if (res.status === 404) throw new Failure(`registration refused: ${detail}\ncheck the enrollment token (--token)`, EXIT_UNKNOWN_DEPLOYMENT);
+  if (res.status === 410) throw new Failure(`registration refused: ${detail}`, EXIT_DEPLOYMENT_GONE);
+  if (res.status !== 200) {
+    const errors = Array.isArray(body.errors) ? `\n${JSON.stringify(body.errors)}` : '';
+    throw new Failure(`registration failed: HTTP ${res.status}: ${detail}${errors}`, EXIT_FAILED);
+  }
+  const reg = body as unknown as Registered;
+  const file = writeState(prefix, { server: base, agent_id: reg.agent_id, agent_secret: reg.agent_secret });
+  log(`registered ${facts.hostname} as agent ${reg.agent_id}${reg.reenrolled ? ' (re-enrolled: same agent id, new secret)' : ''}; state in ${file}`);
+  process.stdout.write(`${reg.agent_id}\n`);
+  return 0;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid of a `run` process of this prefix that is still alive, if any. */
+function runningPid(prefix: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(prefix, 'run.pid'), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && pidAlive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function run(options: Record<string, string>): Promise<number> {
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const state = readState(prefix);
+  const pidFile = join(prefix, 'run.pid');
+  writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  const channel = new AgentChannel(state, log);
+  const onSignal = (signal: string): void => {
+    log(`${signal}: stopping`);
+    channel.stop(EXIT_STOPPED);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  log(`rmm-agent ${AGENT_VERSION}: agent ${state.agent_id}, server ${state.server}`);
+  const code = await channel.start();
+  if (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() === String(process.pid)) rmSync(pidFile, { force: true });
+  return code;
+}
+
+/** Opens the WebSocket with these headers; resolves with what happened (never rejects). */
+function probe(ws: WebSocket, timeoutMs = 10_000): Promise<{ open: boolean; status?: number; error?: string }> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      ws.terminate();
+      resolve({ open: false, error: `no answer within ${timeoutMs / 1000} s` });
+    }, timeoutMs);
+    const done = (r: { open: boolean; status?: number; error?: string }): void => {
+      clearTimeout(timer);
+      resolve(r);
+    };
+    ws.once('open', () => {
+      ws.close(1000, 'status check');
+      done({ open: true });
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      res.resume();
+      ws.terminate();
+      done({ open: false, status: res.statusCode });
+    });
+    ws.on('error', (err) => done({ open: false, error: err.message }));
+  });
+}
+
+async function status(options: Record<string, string>): Promise<number> {
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const state = readState(prefix);
+  process.stdout.write(`agent_id: ${state.agent_id}\nserver: ${state.server}\n`);
+  const pid = runningPid(prefix);
+  if (pid !== undefined) {
+    // Connecting with the agent's credentials would replace the running process's connection (4000): only
+    // check that the channel answers (an unauthenticated upgrade gets 401).
+    process.stdout.write(`run process: ${pid}\n`);
+    const r = await probe(new WebSocket(channelUrl(state.server), { handshakeTimeout: 10_000 }));
+    const reachable = r.status === 401;
+    process.stdout.write(`channel: ${reachable ? 'server reachable (the run process holds the connection)' : `not reachable (${r.error ?? `HTTP ${r.status}`})`}\n`);
+    return reachable ? 0 : EXIT_FAILED;
+  }
+  process.stdout.write('run process: none\n');
+  const r = await probe(openSocket(state));
+  if (r.open) {
+    process.stdout.write('channel: connected\n');
+    return 0;
+  }
+  const why = r.status === 401 ? 'credentials refused (401): register again' : (r.error ?? `HTTP ${r.status}`);
+  process.stdout.write(`channel: not connected (${why})\n`);
+  return EXIT_FAILED;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'register':
+      return register(parseOptions(rest));
+    case 'run':
+      return run(parseOptions(rest));
+    case 'status':
+      return status(parseOptions(rest));
+    case 'version':
+    case '--version':
+      process.stdout.write(`${AGENT_VERSION}\n`);
+      return 0;
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default:
+      process.stderr.write(`${command ? `unknown command: ${command}\n` : ''}${USAGE}\n`);
+      return EXIT_USAGE;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`rmm-agent: ${(err as Error).message}\n`);
+    process.exit(err instanceof Failure ? err.code : EXIT_FAILED);
+  },
+);

@@ -1,0 +1,39 @@
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const DEFAULT_PREFIX = '/opt/rmm-agent';
+
+/** What `register` leaves behind for `run` and `status`: <prefix>/state.json, mode 0600 (it holds the secret). */
+export interface AgentState {
+  server: string;
+  agent_id: string;
+  agent_secret: string;
+}
+
+export function statePath(prefix: string): string {
+  return join(prefix, 'state.json');
+}
+
+export function writeState(prefix: string, state: AgentState): string {
+  mkdirSync(prefix, { recursive: true, mode: 0o700 });
+  const file = statePath(prefix);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(tmp, 0o600); // the umask cannot widen it, but an existing file keeps its mode: set it
+  renameSync(tmp, file);
+  return file;
+}
+
+export function readState(prefix: string): AgentState {
+  const file = statePath(prefix);
+  let parsed: Partial<AgentState>;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<AgentState>;
+  } catch (err) {
+    throw new Error(`cannot read ${file} (${(err as Error).message}): run \`register\` first`, { cause: err });
+  }
+  if (typeof parsed.server !== 'string' || typeof parsed.agent_id !== 'string' || typeof parsed.agent_secret !== 'string') {
+    throw new Error(`${file} is not an agent state file: run \`register\` again`);
+  }
+  return { server: parsed.server, agent_id: parsed.agent_id, agent_secret: parsed.agent_secret };
+}
