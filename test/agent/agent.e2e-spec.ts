@@ -4,6 +4,8 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentPresenceRepository } from '../../apps/api/src/rmm/agent-channel/agent-presence.repository';
+import { RmmEvents, RmmEventMap } from '../../apps/api/src/rmm/events/rmm-events';
+import { sql } from '../utils/sql';
 import { ROOT, run } from '../utils/processes';
 import { startTestApp, TestApp } from '../utils/test-app';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -161,6 +163,44 @@ describe('reference agent (real processes)', () => {
     await until('agent offline', async () => (await agentRow())?.status === 'offline');
   });
 
+  it('streams a script\'s output as it comes (the first chunk before runscript returns), and sends its facts in heartbeats', async () => {
+    const prefix = join(work, 'stream');
+    const reg = await register((await deployment()).uuid, prefix);
+    expect(reg).toMatchObject({ code: 0 });
+    const agentId = reg.stdout.trim();
+    // facts forgotten since registration: the first heartbeat after connecting sends them all again
+    await sql(t.db.url, `UPDATE agents SET logged_in_username = NULL, disks = NULL, total_ram = NULL WHERE id = $1`, [Number(agentId)]);
+    const agent = startAgent(prefix);
+    await waitOnline(agent);
+    const detail = await until(`facts from a heartbeat\n${agent.output()}`, async () => {
+      await t.server.app.get(AgentPresenceRepository).flush();
+      const body = (await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body;
+      return body.total_ram !== null ? body : undefined;
+    });
+    expect(detail.total_ram).toBeGreaterThan(0);
+    expect(Array.isArray(detail.disks)).toBe(true);
+    expect(detail.hostname).toBe(HOSTNAME);
+
+    const chunks: Array<RmmEventMap['script.output'] & { returned: boolean }> = [];
+    let returned = false;
+    const off = t.server.app.get(RmmEvents).on('script.output', (e) => e.agentId === Number(agentId) && chunks.push({ ...e, returned }));
+    try {
+      const slow = await script('agent-e2e-stream', 'echo first; echo oops >&2; sleep 3; echo second');
+      const res = await runscript(agentId, { script: slow, timeout: 20 }).then((r) => ((returned = true), r));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ stdout: 'first\nsecond\n', stderr: 'oops\n', retcode: 0 });
+      expect(chunks.length).toBeGreaterThanOrEqual(2);
+      // (stdout and stderr are two pipes: which of `first` and `oops` the agent reads first is not fixed)
+      expect(chunks.find((c) => c.stream === 'stdout')).toMatchObject({ runId: res.body.id, chunk: 'first\n', returned: false });
+      expect(chunks.every((c) => !c.returned)).toBe(true); // every chunk before the result
+      expect(chunks.map((c) => c.seq)).toEqual(chunks.map((_, i) => i));
+      expect(chunks.filter((c) => c.stream === 'stdout').map((c) => c.chunk).join('')).toBe('first\nsecond\n');
+      expect(chunks.filter((c) => c.stream === 'stderr').map((c) => c.chunk).join('')).toBe('oops\n');
+    } finally {
+      off();
+    }
+  });
+
   it('answers 502 agent disconnected and marks the run interrupted when the agent process is killed mid-run', async () => {
     const prefix = join(work, 'killed');
     const reg = await register((await deployment()).uuid, prefix);
@@ -273,7 +313,11 @@ describe('reference agent against a scripted channel', () => {
         { type: 'result', id: 'r2', ok: true, result: { retcode: 0, stdout: '1:two words\n', stderr: '', executionTime: expect.any(Number), timedOut: false } },
       ]),
     );
-    await until('a heartbeat', async () => first.messages.some((m) => m.type === 'heartbeat'), 3_000);
+    await until('two heartbeats', async () => first.messages.filter((m) => m.type === 'heartbeat').length >= 2, 3_000);
+    const beats = first.messages.filter((m) => m.type === 'heartbeat');
+    expect(beats[0].facts).toMatchObject({ plat: 'linux', version: '0.1.0', total_ram: expect.any(Number) }); // all facts at once
+    expect(beats[0].facts).not.toHaveProperty('hostname');
+    expect(first.messages.filter((m) => m.type === 'script.output' && m.runId === 2)).toEqual([{ type: 'script.output', runId: 2, stream: 'stdout', chunk: '1:two words\n', seq: 0 }]);
 
     const closedAt = Date.now();
     first.ws.close(1001, 'server shutting down');

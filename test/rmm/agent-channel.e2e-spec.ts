@@ -195,6 +195,105 @@ describe('agent channel', () => {
     expect(await status(agentId)).toBe('online');
   });
 
+  it('publishes script.output chunks as events before the REST call returns, only for runs of the sending agent, and script.started/finished', async () => {
+    const mine = await enroll('chan-out-01');
+    const other = await enroll('chan-out-02');
+    const agent = await connect(mine.agentId, mine.secret);
+    const intruder = await connect(other.agentId, other.secret);
+    await agent.next('hello');
+    await intruder.next('hello');
+    const bus = t.server.app.get(RmmEvents);
+    const seen: Array<Record<string, unknown>> = [];
+    const offs = [
+      bus.on('script.output', (e) => seen.push({ event: 'output', ...e })),
+      bus.on('script.started', (e) => seen.push({ event: 'started', ...e })),
+      bus.on('script.finished', (e) => seen.push({ event: 'finished', ...e })),
+    ];
+    try {
+      const script = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'chan-stream', shell: 'bash', body: 'echo a; sleep 1; echo b' });
+      let returned = false;
+      const call = t.http
+        .post(`/api/v3/agents/${mine.agentId}/runscript/`)
+        .set(admin)
+        .send({ script: script.body.id, timeout: 20 })
+        .then((r) => ((returned = true), r));
+      const command = await agent.next('script.run');
+      const runId = command.runId as number;
+      const id = Number(mine.agentId);
+      intruder.send({ type: 'script.output', runId, stream: 'stdout', chunk: 'forged\n', seq: 0 }); // not its run
+      agent.send({ type: 'script.output', runId: runId + 100000, stream: 'stdout', chunk: 'no such run\n', seq: 0 });
+      agent.send({ type: 'script.output', runId, stream: 'stdout', chunk: 'a\n', seq: 0 });
+      agent.send({ type: 'script.output', runId, stream: 'bogus', chunk: 'bad stream\n', seq: 1 });
+      agent.send({ type: 'script.output', runId, stream: 'stderr', chunk: 'b\n', seq: 1 });
+      for (let i = 0; i < 100 && seen.filter((e) => e.event === 'output').length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(returned).toBe(false);
+      expect(seen).toEqual([
+        { event: 'started', agentId: id, runId, script: script.body.id },
+        { event: 'output', agentId: id, runId, stream: 'stdout', chunk: 'a\n', seq: 0 },
+        { event: 'output', agentId: id, runId, stream: 'stderr', chunk: 'b\n', seq: 1 },
+      ]);
+      expect(intruder.messages.filter((m) => m.type === 'error')).toEqual([]);
+      agent.send({ type: 'result', id: command.id, ok: true, result: { retcode: 3, stdout: 'a\n', stderr: 'b\n', executionTime: 1.5, timedOut: false } });
+      const res = await call;
+      expect(res.body).toMatchObject({ id: runId, retcode: 3, stdout: 'a\n', stderr: 'b\n' });
+      expect(seen[3]).toEqual({ event: 'finished', agentId: id, runId, retcode: 3, executionTime: 1.5, timedOut: false });
+      agent.send({ type: 'script.output', runId, stream: 'stdout', chunk: 'late\n', seq: 2 }); // answered: no longer in flight
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen).toHaveLength(4);
+      const [row] = await sql<{ stdout: string }>(t.db.url, `SELECT stdout FROM script_runs WHERE id = $1`, [runId]);
+      expect(row.stdout).toBe('a\n'); // the result's output, never the chunks
+    } finally {
+      offs.forEach((off) => off());
+    }
+  });
+
+  it('writes facts from heartbeats behind with the flush, announcing agent.updated once per flush, and ignores bad ones', async () => {
+    const { agentId, secret } = await enroll('chan-facts-01');
+    const agent = await connect(agentId, secret);
+    await agent.next('hello');
+    const presence = t.server.app.get(AgentPresenceRepository);
+    await presence.flush();
+    const bus = t.server.app.get(RmmEvents);
+    const updated: number[] = [];
+    const off = bus.on('agent.updated', (e) => e.agentId === Number(agentId) && updated.push(e.agentId));
+    const detail = async (): Promise<Record<string, unknown>> => (await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body;
+    const settle = () => new Promise((r) => setTimeout(r, 100));
+    try {
+      const disks = [{ device: '/', free: '10.0 GB', total: '20.0 GB', percent: 50 }];
+      agent.send({ type: 'heartbeat', facts: { logged_in_username: 'alice', total_ram: 7.5, disks, local_ip: '10.0.0.9', operating_system: 'Linux 6.1', version: '0.2.0' } });
+      agent.send({ type: 'heartbeat', facts: { logged_in_username: 'bob', arch: 'x64', hostname: 'renamed', monitoring_type: 'server', wmi_detail: { x: 1 }, secret_hash: 'x' } });
+      await settle();
+      await presence.flush();
+      expect(await detail()).toMatchObject({ hostname: 'chan-facts-01', monitoring_type: 'workstation', logged_in_username: 'bob', total_ram: 7.5, disks, local_ip: '10.0.0.9', operating_system: 'Linux 6.1', version: '0.2.0' });
+      expect(updated).toEqual([Number(agentId)]);
+
+      // the same facts again: nothing changed, no event
+      agent.send({ type: 'heartbeat', facts: { logged_in_username: 'bob', total_ram: 7.5 } });
+      await settle();
+      await presence.flush();
+      expect(updated).toHaveLength(1);
+
+      // bad facts: dropped field by field, never an error, the connection stays
+      for (const facts of <unknown[]>[
+        'nonsense',
+        [1, 2],
+        null,
+        { logged_in_username: 'x'.repeat(256), total_ram: -1, disks: [{ device: '/', free: 'a', total: 'b', percent: 101 }], plat: 'beos', local_ip: 'a\u0000b', version: '' },
+        { total_ram: 'lots', disks: 'many', operating_system: 42 },
+      ]) {
+        agent.send({ type: 'heartbeat', facts } as Message);
+      }
+      await settle();
+      await presence.flush();
+      expect(updated).toHaveLength(1);
+      expect(await detail()).toMatchObject({ logged_in_username: 'bob', total_ram: 7.5, disks, plat: 'linux', local_ip: '10.0.0.9', version: '0.2.0', status: 'online' });
+      expect(agent.messages.filter((m) => m.type === 'error')).toEqual([]);
+      expect(agent.closed).toBeUndefined();
+    } finally {
+      off();
+    }
+  });
+
   describe('stored runs', () => {
     const answerNext = async (agent: FakeAgent, result: Record<string, unknown>): Promise<Message> => {
       const command = await agent.next('script.run');

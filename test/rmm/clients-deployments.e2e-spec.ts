@@ -151,21 +151,25 @@ describe('/api/v3 clients, sites and deployments', () => {
       expect(await sql(t.db.url, 'SELECT count(*)::int AS n FROM deployments')).toEqual(before);
     });
 
-    it('builds the installer so that no value changes its structure: one KEY=value a line, odd values JSON-quoted', async () => {
+    it('serves a shell installer whose only embedded values are the server URL and the token, single-quoted; install_flags stay out', async () => {
       const flags = '--log "debug" #not-a-comment \u2028RMM_SERVER_URL=http://attacker.example \\ é';
       const d = (await t.http.post('/api/v3/agents/deployments/').set(admin()).send({ ...tenant, install_flags: flags })).body;
       expect(d.install_flags).toBe(flags);
-      const res = await t.http.get(new URL(d.download_url).pathname);
+      const res = await t.http.get(new URL(d.download_url).pathname).query({ platform: 'linux' });
       expect(res.status).toBe(200);
-      const text = res.body.toString() as string;
-      expect(/^[\x20-\x7e\n]*$/.test(text)).toBe(true); // plain ASCII lines: no U+2028, U+0085… to split on
-      const lines = text.split('\n');
-      expect(lines.filter((l) => l.startsWith('RMM_SERVER_URL='))).toEqual(['RMM_SERVER_URL=https://rmm.example.test']);
-      expect(lines.map((l) => l.split('=')[0]).filter((k) => k.startsWith('RMM_'))).toEqual([
-        'RMM_SERVER_URL', 'RMM_DEPLOYMENT_TOKEN', 'RMM_CLIENT_ID', 'RMM_SITE_ID', 'RMM_ARCH', 'RMM_INSTALL_FLAGS',
-      ]);
-      const value = lines.find((l) => l.startsWith('RMM_INSTALL_FLAGS='))!.slice('RMM_INSTALL_FLAGS='.length);
-      expect(JSON.parse(value)).toBe(flags);
+      const text = res.text;
+      expect(text.startsWith('#!/bin/sh\n')).toBe(true);
+      expect(text).not.toContain('attacker');
+      expect(text.split('\n').filter((l) => l.startsWith('RMM_SERVER='))).toEqual(["RMM_SERVER='https://rmm.example.test'"]);
+      expect(text.split('\n').filter((l) => l.startsWith('RMM_TOKEN='))).toEqual([`RMM_TOKEN='${d.uuid}'`]);
+    });
+
+    it('refuses an unknown platform with 400 naming platform (and records nothing)', async () => {
+      const d = (await t.http.post('/api/v3/agents/deployments/').set(admin()).send(tenant)).body;
+      const res = await t.http.get(new URL(d.download_url).pathname).query({ platform: 'beos' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ detail: 'validation error', errors: [{ field: 'platform', message: expect.stringContaining('linux, darwin, windows') }] });
+      expect(await sql(t.db.url, 'SELECT count(*)::int AS n FROM deployment_downloads WHERE deployment_id = $1', [d.id])).toEqual([{ n: 0 }]);
     });
 
     it('keeps control characters out of install_flags in the database too (CHECK), whoever writes', async () => {
@@ -193,9 +197,12 @@ describe('/api/v3 clients, sites and deployments', () => {
       const path = new URL(d.download_url).pathname;
       const ok = await t.http.get(path).set('User-Agent', 'installer-test/1.0');
       expect(ok.status).toBe(200);
-      expect(ok.headers['content-type']).toBe('application/octet-stream');
-      expect(ok.headers['content-disposition']).toMatch(/^attachment; filename="rmm-agent-amd64-[0-9a-f]{8}\.exe"$/);
-      expect(ok.body.toString()).toContain(`RMM_DEPLOYMENT_TOKEN=${d.uuid}`);
+      expect(ok.headers['content-type']).toBe('text/x-shellscript; charset=utf-8');
+      expect(ok.headers['content-disposition']).toMatch(/^attachment; filename="rmm-agent-install-linux-[0-9a-f]{8}\.sh"$/);
+      expect(ok.text).toContain(`RMM_TOKEN='${d.uuid}'`);
+      const win = await t.http.get(path).query({ platform: 'windows' }).set('User-Agent', 'installer-test/1.0');
+      expect(win.headers['content-disposition']).toMatch(/^attachment; filename="rmm-agent-install-[0-9a-f]{8}\.ps1"$/);
+      expect(win.text).toContain(`$RmmToken = '${d.uuid}'`);
 
       const list = await t.http.get('/api/v3/agents/deployments/').set(admin());
       expect(list.body.map((x: { id: number }) => x.id)).toContain(d.id);
@@ -209,6 +216,7 @@ describe('/api/v3 clients, sites and deployments', () => {
 
       const downloads = await sql(t.db.url, 'SELECT status, ip, user_agent FROM deployment_downloads WHERE deployment_id = $1 ORDER BY id', [d.id]);
       expect(downloads).toEqual([
+        { status: 200, ip: '127.0.0.1', user_agent: 'installer-test/1.0' },
         { status: 200, ip: '127.0.0.1', user_agent: 'installer-test/1.0' },
         { status: 410, ip: '127.0.0.1', user_agent: null },
       ]);

@@ -1,6 +1,6 @@
 import { backoffMs, channelUrl, resultMessage } from './channel';
-import { parseDf } from './facts';
-import { interpreterFor, runScript } from './run-script';
+import { changedFacts, parseDf } from './facts';
+import { Chunk, interpreterFor, OutputCoalescer, runScript } from './run-script';
 
 describe('reference agent, pure parts', () => {
   it('backs off 1 s doubling to 60 s, ±20 %', () => {
@@ -46,5 +46,81 @@ describe('reference agent, pure parts', () => {
     const text = resultMessage('r1', { ok: true, result: { retcode: 0, stdout: big, stderr: big, executionTime: 1, timedOut: false } });
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1024 * 1024);
     expect(JSON.parse(text)).toMatchObject({ type: 'result', id: 'r1', ok: true, result: { retcode: 0 } });
+  });
+
+  describe('output coalescing', () => {
+    const harness = (options: { max?: number; cap?: number } = {}) => {
+      const sent: Chunk[] = [];
+      const timers: Array<{ fn: () => void; live: boolean }> = [];
+      const c = new OutputCoalescer((x) => sent.push(x), {
+        ...options,
+        setTimer: (fn) => {
+          const t = { fn, live: true };
+          timers.push(t);
+          return t;
+        },
+        clearTimer: (t) => ((t as { live: boolean }).live = false),
+      });
+      const tick = (): void => timers.filter((t) => t.live).forEach((t) => ((t.live = false), t.fn()));
+      return { c, sent, tick };
+    };
+
+    it('holds small writes together until the timer fires, then numbers chunks from 0', () => {
+      const { c, sent, tick } = harness();
+      c.push('stdout', Buffer.from('a'));
+      c.push('stdout', Buffer.from('b'));
+      expect(sent).toEqual([]);
+      tick();
+      c.push('stdout', Buffer.from('c'));
+      tick();
+      expect(sent).toEqual([
+        { stream: 'stdout', chunk: 'ab', seq: 0 },
+        { stream: 'stdout', chunk: 'c', seq: 1 },
+      ]);
+    });
+
+    it('keeps the order across streams, sends at the size limit, and whatever is held at the end', () => {
+      const { c, sent } = harness({ max: 4 });
+      c.push('stdout', Buffer.from('12'));
+      c.push('stderr', Buffer.from('e'));
+      c.push('stdout', Buffer.from('abcdefghij'));
+      c.end();
+      expect(sent).toEqual([
+        { stream: 'stdout', chunk: '12', seq: 0 },
+        { stream: 'stderr', chunk: 'e', seq: 1 },
+        { stream: 'stdout', chunk: 'abcd', seq: 2 },
+        { stream: 'stdout', chunk: 'efgh', seq: 3 },
+        { stream: 'stdout', chunk: 'ij', seq: 4 },
+      ]);
+    });
+
+    it('decodes UTF-8 split across writes whole, and stops streaming a stream past its cap', () => {
+      const { c, sent } = harness({ cap: 5 });
+      const euro = Buffer.from('€'); // 3 bytes
+      c.push('stdout', euro.subarray(0, 1));
+      c.push('stdout', euro.subarray(1));
+      c.push('stdout', Buffer.from('xyz'));
+      c.end();
+      expect(sent).toEqual([{ stream: 'stdout', chunk: '€xy', seq: 0 }]);
+    });
+
+    it('streams a real script\'s output before it resolves', async () => {
+      const chunks: Chunk[] = [];
+      const outcome = await runScript({ shell: 'bash', body: 'echo one; echo two >&2', args: [], timeoutSeconds: 10 }, (x) => chunks.push(x));
+      expect(outcome).toMatchObject({ ok: true, result: { stdout: 'one\n', stderr: 'two\n' } });
+      expect(chunks.map((x) => x.seq)).toEqual(chunks.map((_, i) => i));
+      expect(chunks.filter((x) => x.stream === 'stdout').map((x) => x.chunk).join('')).toBe('one\n');
+      expect(chunks.filter((x) => x.stream === 'stderr').map((x) => x.chunk).join('')).toBe('two\n');
+    });
+  });
+
+  it('sends every fact first, then only what changed', () => {
+    const facts = { plat: 'linux' as const, version: '0.1.0', total_ram: 8, disks: [{ device: '/', free: '1 GB', total: '2 GB', percent: 50 }], logged_in_username: 'alice' };
+    expect(changedFacts(undefined, facts)).toEqual(facts);
+    expect(changedFacts(facts, { ...facts })).toBeUndefined();
+    expect(changedFacts(facts, { ...facts, logged_in_username: 'bob', disks: [{ device: '/', free: '0.5 GB', total: '2 GB', percent: 75 }] })).toEqual({
+      logged_in_username: 'bob',
+      disks: [{ device: '/', free: '0.5 GB', total: '2 GB', percent: 75 }],
+    });
   });
 });

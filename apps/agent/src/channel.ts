@@ -4,9 +4,11 @@ import {
   CLOSE_GOING_AWAY,
   CLOSE_REENROLLED,
   CLOSE_REPLACED,
+  HeartbeatFacts,
   ScriptRunMessage,
   ServerMessage,
 } from './protocol';
+import { changedFacts, collectFacts, heartbeatFacts } from './facts';
 import { killAllScripts, runScript } from './run-script';
 import { AgentState } from './state';
 
@@ -97,6 +99,18 @@ export class AgentChannel {
     let silence: NodeJS.Timeout | undefined;
     let greeted = false;
     let refused = false;
+    let sentFacts: HeartbeatFacts | undefined; // what this connection told the server
+    const beat = (): void => {
+      let facts: Partial<HeartbeatFacts> | undefined;
+      try {
+        const current = heartbeatFacts(collectFacts());
+        facts = changedFacts(sentFacts, current);
+        sentFacts = current;
+      } catch (err) {
+        this.log(`facts not collected: ${(err as Error).message}`);
+      }
+      this.send(ws, facts ? { type: 'heartbeat', facts } : { type: 'heartbeat' });
+    };
     const alive = (): void => {
       clearTimeout(silence);
       silence = setTimeout(() => {
@@ -131,7 +145,9 @@ export class AgentChannel {
           greeted = true;
           const every = Math.max(1, Number(msg.heartbeat_seconds) || 30) * 1000;
           clearInterval(heartbeat);
-          heartbeat = setInterval(() => this.send(ws, { type: 'heartbeat' }), every);
+          sentFacts = undefined;
+          beat(); // the first heartbeat at once, with every fact
+          heartbeat = setInterval(beat, every);
           this.log(`agent ${msg.agent_id} online; heartbeat every ${every / 1000} s`);
           break;
         }
@@ -176,7 +192,8 @@ export class AgentChannel {
 
   private async runScript(ws: WebSocket, msg: ScriptRunMessage): Promise<void> {
     this.log(`run ${msg.runId}: ${msg.shell} script, ${msg.args?.length ?? 0} args, time-out ${msg.timeoutSeconds} s`);
-    const outcome = await runScript(msg);
+    // Output goes as it comes (script.output chunks), all before the result, on the connection the command came on.
+    const outcome = await runScript(msg, (c) => this.send(ws, { type: 'script.output', runId: msg.runId, ...c }));
     this.log(`run ${msg.runId}: ${outcome.ok ? `retcode ${outcome.result.retcode}${outcome.result.timedOut ? ' (timed out)' : ''}` : outcome.error}`);
     // The answer goes on the connection the command came on: a newer one does not know this request id.
     this.send(ws, resultMessage(msg.id, outcome));

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
-import { AGENT_VERSION, Disk, Facts, Platform } from './protocol';
+import { AGENT_VERSION, Disk, Facts, HeartbeatFacts, Platform } from './protocol';
 
 /** The device's facts, as registration sends them (docs/agent-protocol.md §1). */
 export function collectFacts(env: NodeJS.ProcessEnv = process.env): Facts {
@@ -77,4 +77,25 @@ export function parseDf(out: string): Disk[] {
     if (result.length === 64) break;
   }
   return result;
+}
+
+/** The facts a heartbeat may carry (no hostname, no monitoring_type). */
+export function heartbeatFacts(facts: Facts): HeartbeatFacts {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- dropped on purpose
+  const { hostname, monitoring_type, ...rest } = facts;
+  return rest;
+}
+
+/**
+ * What a heartbeat sends: every fact when nothing was sent yet on this connection (`previous` undefined),
+ * then only the fields that changed (a fact that disappeared is not sent: the server keeps the last value);
+ * undefined when nothing changed.
+ */
+export function changedFacts(previous: HeartbeatFacts | undefined, current: HeartbeatFacts): Partial<HeartbeatFacts> | undefined {
+  if (!previous) return current;
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(current)) {
+    if (JSON.stringify(value) !== JSON.stringify((previous as Record<string, unknown>)[key])) changed[key] = value;
+  }
+  return Object.keys(changed).length > 0 ? (changed as Partial<HeartbeatFacts>) : undefined;
 }

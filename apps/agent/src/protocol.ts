@@ -70,8 +70,12 @@ export interface ScriptResult {
   timedOut: boolean;
 }
 
+/** The facts a heartbeat carries: the registration's, minus hostname and monitoring_type (the operator's once enrolled). */
+export type HeartbeatFacts = Omit<Facts, 'hostname' | 'monitoring_type'>;
+
 export type AgentMessage =
-  | { type: 'heartbeat' }
+  | { type: 'heartbeat'; facts?: Partial<HeartbeatFacts> }
+  | { type: 'script.output'; runId: number; stream: 'stdout' | 'stderr'; chunk: string; seq: number }
   | { type: 'result'; id: string; ok: true; result: ScriptResult }
   | { type: 'result'; id: string; ok: false; error: string };
 

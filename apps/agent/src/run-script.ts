@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { ScriptResult, ScriptRunMessage } from './protocol';
 
 /** What is kept of each of stdout and stderr (the server stores 64 KiB of each; a message is at most 1 MiB). */
@@ -49,6 +50,82 @@ function capture(cap: number): { push: (b: Buffer) => void; text: () => string }
   };
 }
 
+/** Output is streamed in chunks of at most this many characters, held at most COALESCE_MS. */
+export const CHUNK_MAX = 16 * 1024;
+export const COALESCE_MS = 100;
+
+export type Stream = 'stdout' | 'stderr';
+export interface Chunk {
+  stream: Stream;
+  chunk: string;
+  seq: number;
+}
+
+/**
+ * Turns a script's writes into the protocol's script.output chunks: in the order produced across both
+ * streams, seq from 0, small writes held together for at most `delayMs` or `max` characters (a switch of
+ * stream sends what is held first). UTF-8 split across writes is decoded whole. Each stream stops being sent
+ * past `cap` bytes (the result carries what is kept). Timers are injectable, for tests.
+ */
+export class OutputCoalescer {
+  private seq = 0;
+  private held: { stream: Stream; text: string } | undefined;
+  private timer: unknown;
+  private readonly decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+  private readonly sent = { stdout: 0, stderr: 0 };
+
+  constructor(
+    private readonly emit: (c: Chunk) => void,
+    private readonly options: { max?: number; delayMs?: number; cap?: number; setTimer?: (fn: () => void, ms: number) => unknown; clearTimer?: (t: unknown) => void } = {},
+  ) {}
+
+  push(stream: Stream, data: Buffer): void {
+    const cap = this.options.cap ?? OUTPUT_CAP;
+    if (this.sent[stream] >= cap) return;
+    const take = data.subarray(0, cap - this.sent[stream]);
+    this.sent[stream] += take.length;
+    this.add(stream, this.decoders[stream].write(take));
+  }
+
+  /** Sends whatever is held (the script ended). */
+  end(): void {
+    this.add('stdout', this.decoders.stdout.end());
+    this.add('stderr', this.decoders.stderr.end());
+    this.flush();
+  }
+
+  private add(stream: Stream, text: string): void {
+    if (text === '') return;
+    const max = this.options.max ?? CHUNK_MAX;
+    if (this.held && this.held.stream !== stream) this.flush();
+    let rest = (this.held?.text ?? '') + text;
+    while (rest.length >= max) {
+      this.held = { stream, text: rest.slice(0, max) };
+      rest = rest.slice(max);
+      this.flush();
+    }
+    this.held = rest === '' ? undefined : { stream, text: rest };
+    if (this.held && this.timer === undefined) {
+      const set = this.options.setTimer ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
+      this.timer = set(() => {
+        this.timer = undefined;
+        this.flush();
+      }, this.options.delayMs ?? COALESCE_MS);
+    }
+  }
+
+  private flush(): void {
+    if (this.timer !== undefined) {
+      (this.options.clearTimer ?? ((t: unknown) => clearTimeout(t as NodeJS.Timeout)))(this.timer);
+      this.timer = undefined;
+    }
+    if (!this.held) return;
+    const { stream, text } = this.held;
+    this.held = undefined;
+    this.emit({ stream, chunk: text, seq: this.seq++ });
+  }
+}
+
 /** Process groups of the scripts running now. */
 const running = new Set<number>();
 
@@ -71,7 +148,7 @@ function killGroup(pid: number | undefined): void {
  * Runs a script that came over the channel: its body in a temporary file, its interpreter with the args, in a
  * process group of its own, killed whole at timeoutSeconds.
  */
-export function runScript(cmd: Pick<ScriptRunMessage, 'shell' | 'body' | 'args' | 'timeoutSeconds'>): Promise<Outcome> {
+export function runScript(cmd: Pick<ScriptRunMessage, 'shell' | 'body' | 'args' | 'timeoutSeconds'>, onChunk?: (c: Chunk) => void): Promise<Outcome> {
   const interpreter = interpreterFor(cmd.shell);
   if (typeof interpreter === 'string') return Promise.resolve({ ok: false, error: interpreter });
 
@@ -93,8 +170,15 @@ export function runScript(cmd: Pick<ScriptRunMessage, 'shell' | 'body' | 'args' 
       windowsHide: true,
     });
     if (child.pid !== undefined) running.add(child.pid);
-    child.stdout.on('data', stdout.push);
-    child.stderr.on('data', stderr.push);
+    const streamer = onChunk ? new OutputCoalescer(onChunk) : undefined;
+    child.stdout.on('data', (b: Buffer) => {
+      stdout.push(b);
+      streamer?.push('stdout', b);
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      stderr.push(b);
+      streamer?.push('stderr', b);
+    });
 
     const timer = setTimeout(() => {
       timedOut = true;
@@ -106,6 +190,7 @@ export function runScript(cmd: Pick<ScriptRunMessage, 'shell' | 'body' | 'args' 
       settled = true;
       clearTimeout(timer);
       if (child.pid !== undefined) running.delete(child.pid);
+      streamer?.end(); // every chunk goes before the result
       cleanup();
       resolve(outcome);
     };

@@ -15,6 +15,12 @@ describe('loadConfig', () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.rmmApiUrl).toBeUndefined();
     expect(c.jwtSecret).toBeUndefined();
+    expect(c.installersDir).toBeUndefined();
+  });
+
+  it('resolves RMM_INSTALLERS_DIR against the working folder', () => {
+    expect(loadConfig({ RMM_INSTALLERS_DIR: 'installers' }, '/srv/rmm').installersDir).toBe('/srv/rmm/installers');
+    expect(loadConfig({ RMM_INSTALLERS_DIR: '/var/lib/rmm/installers' }, '/srv/rmm').installersDir).toBe('/var/lib/rmm/installers');
   });
 
   it('derives PUBLIC_URL from PORT and strips a trailing slash from a given one', () => {

@@ -17,6 +17,8 @@ export interface AppConfig {
   redisUrl?: string;
   /** Base of the URLs the server hands out (download URLs); defaults to http://localhost:$PORT. */
   publicUrl: string;
+  /** Native installers an operator provides (`<platform>-<arch>.<ext>`), served instead of the install scripts. */
+  installersDir?: string;
   logLevel: LogLevel;
   /** Secrets given by the operator (never printed). */
   jwtSecret?: string;
@@ -94,6 +96,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long');
   }
+  const installersDir = text(env, 'RMM_INSTALLERS_DIR');
   const offlineAfter = integer(env, 'RMM_AGENT_OFFLINE_AFTER_SECONDS', 120, 2, 86_400);
   const overdueAfter = integer(env, 'RMM_AGENT_OVERDUE_AFTER_SECONDS', 1_800, 3, 2_592_000);
   if (overdueAfter <= offlineAfter) {
@@ -106,6 +109,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? '.data'),
     redisUrl: redisUrl(env, 'REDIS_URL'),
     publicUrl: publicUrl.replace(/\/+$/, ''),
+    installersDir: installersDir === undefined ? undefined : resolve(cwd, installersDir),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jwtSecret,
     dataAnonKey: text(env, 'DATA_ANON_KEY'),

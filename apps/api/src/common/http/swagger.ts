@@ -151,6 +151,9 @@ function addSecurityAndDescriptions(document: OpenAPIObject): OpenAPIObject {
     } else if (path.startsWith('/deploy')) {
       op.security = [];
       how = "No credentials: the deployment's uuid, handed out by POST /api/v3/agents/deployments or the enrollment function, is the credential. Errors: {detail}.";
+    } else if (path === '/agent/v1/rmm-agent.js') {
+      op.security = [];
+      how = "No credentials: the agent's code is not secret (the installers fetch it). Errors: {detail}.";
     } else if (path === '/agent/v1/register') {
       op.security = [{ [DEPLOYMENT_TOKEN_SECURITY]: [] }];
       how = "Needs the deployment's uuid as the bearer token (Authorize: deployment-token): the installer carries it. Errors: {detail}.";

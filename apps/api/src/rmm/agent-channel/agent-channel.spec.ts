@@ -27,9 +27,12 @@ describe('LocalAgentChannel', () => {
     expect(await channel.isOnline(7)).toBe(true);
     const pending = channel.request(7, 'script.run', run, 60_000);
     expect(conn.sent).toEqual([{ type: 'script.run', id: expect.any(String), ...run }]);
+    expect(channel.isRunOf(7, run.runId)).toBe(true); // in flight: its output chunks are accepted
+    expect(channel.isRunOf(8, run.runId)).toBe(false);
     expect(channel.deliver(8, conn.sent[0].id, { ok: true, result: answer })).toBe(false); // another agent cannot answer it
     expect(channel.deliver(7, conn.sent[0].id, { ok: true, result: answer })).toBe(true);
     await expect(pending).resolves.toEqual(answer);
+    expect(channel.isRunOf(7, run.runId)).toBe(false); // answered: no more chunks
     expect(channel.deliver(7, conn.sent[0].id, { ok: true, result: answer })).toBe(false); // answered once
   });
 

@@ -46,6 +46,13 @@ export const notConnected = (): DomainError => new DomainError(AgentsErrorCode.N
 export class LocalAgentChannel extends AgentChannel implements OnApplicationShutdown {
   private readonly connections = new Map<number, AgentConnection>();
   private readonly pending = new Map<string, Pending>();
+  /** Script runs sent and not yet answered: runId → the agent running it (so output chunks are checked cheaply). */
+  private readonly runs = new Map<number, number>();
+
+  /** True while `runId` was sent to `agentId` and awaits its answer. */
+  isRunOf(agentId: number, runId: number): boolean {
+    return this.runs.get(runId) === agentId;
+  }
 
   /** Registers an agent's open connection (replacing an older one); returns the function that detaches it. */
   attach(agentId: number, connection: AgentConnection): () => void {
@@ -78,7 +85,7 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
     const connection = this.connections.get(agentId);
     if (!connection) return Promise.reject(notConnected());
     const id = randomUUID();
-    return new Promise<AgentCommands[K]['out']>((resolve, reject) => {
+    const answer = new Promise<AgentCommands[K]['out']>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new DomainError(AgentsErrorCode.NoAnswer, `agent did not answer within ${Math.round(timeoutMs / 1000)} s`));
@@ -93,11 +100,21 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
         reject(new DomainError(AgentsErrorCode.Disconnected, 'agent disconnected'));
       }
     });
+    if (command === 'script.run') {
+      const runId = (body as AgentCommands['script.run']['in']).runId;
+      this.runs.set(runId, agentId);
+      answer.then(
+        () => this.runs.delete(runId),
+        () => this.runs.delete(runId),
+      );
+    }
+    return answer;
   }
 
   onApplicationShutdown(): void {
     for (const agentId of [...this.connections.keys()]) this.failPending(agentId, 'server shutting down');
     this.connections.clear();
+    this.runs.clear();
   }
 
   private failPending(agentId: number, reason: string): void {

@@ -9,6 +9,7 @@ import { parseId } from '../../common/values';
 import { RmmEvents } from '../events/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceRepository } from './agent-presence.repository';
+import { parseHeartbeatFacts } from './heartbeat-facts';
 
 export const AGENT_WS_PATH = '/agent/v1/ws';
 /** The largest message an agent may send (a script's output comes in chunks well below it). */
@@ -150,7 +151,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** One message of the protocol's envelope `{type, id?, …}` (docs/agent-protocol.md). */
   private onMessage(agentId: number, ws: WebSocket, text: string | null): void {
-    let message: { type?: unknown; id?: unknown; ok?: unknown; result?: unknown; error?: unknown };
+    let message: { type?: unknown; id?: unknown; ok?: unknown; result?: unknown; error?: unknown; facts?: unknown; runId?: unknown; stream?: unknown; chunk?: unknown; seq?: unknown };
     try {
       message = text === null ? {} : (JSON.parse(text) as typeof message);
     } catch {
@@ -158,15 +159,25 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     }
     switch (message?.type) {
       case 'heartbeat':
-        this.presence.heartbeat(agentId, this.clock.now());
+        this.presence.heartbeat(agentId, this.clock.now(), message.facts === undefined ? null : parseHeartbeatFacts(message.facts));
         return;
+      case 'script.output': {
+        // Published as it comes, never stored one by one (the result carries the whole, capped output); only
+        // for a run this agent was sent and has not answered yet. Anything else is dropped without a word.
+        const { runId, stream, chunk, seq } = message;
+        if (typeof runId !== 'number' || !Number.isInteger(runId) || (stream !== 'stdout' && stream !== 'stderr') || typeof chunk !== 'string') return;
+        if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return;
+        if (!this.channel.isRunOf(agentId, runId)) return;
+        this.events.emit('script.output', { agentId, runId, stream, chunk, seq });
+        return;
+      }
       case 'result':
         if (typeof message.id === 'string') {
           this.channel.deliver(agentId, message.id, message.ok === true ? { ok: true, result: message.result } : { ok: false, error: String(message.error ?? 'refused') });
         }
         return;
       default:
-        ws.send(JSON.stringify({ type: 'error', message: 'unknown message: send {type: "heartbeat"} or {type: "result", id, ok, result|error}' }));
+        ws.send(JSON.stringify({ type: 'error', message: 'unknown message: send {type: "heartbeat", facts?}, {type: "script.output", runId, stream, chunk, seq} or {type: "result", id, ok, result|error}' }));
     }
   }
 }

@@ -2,6 +2,8 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { TransactionHost } from '../../database/transaction-host';
 import { hashApiKey } from '../api-keys/api-key-secret';
+import { RmmEvents } from '../events/rmm-events';
+import { FACT_COLUMNS, HeartbeatFacts } from './heartbeat-facts';
 
 /** How often the heartbeats received meanwhile are written (one UPDATE for all of them). */
 export const HEARTBEAT_FLUSH_MS = 5_000;
@@ -15,9 +17,14 @@ export const HEARTBEAT_FLUSH_MS = 5_000;
 export class AgentPresenceRepository implements BeforeApplicationShutdown {
   private readonly logger = new Logger('agent-presence');
   private readonly seen = new Map<number, Date>();
+  /** Facts heard in heartbeats since the last flush (merged: a later heartbeat's field wins). */
+  private readonly facts = new Map<number, HeartbeatFacts>();
   private readonly timer = setInterval(() => void this.flush(), HEARTBEAT_FLUSH_MS).unref();
 
-  constructor(private readonly tx: TransactionHost) {}
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly events: RmmEvents,
+  ) {}
 
   /** True when `secret` is the agent's current secret (a re-enrollment replaces it). */
   async verifySecret(agentId: number, secret: string): Promise<boolean> {
@@ -62,13 +69,21 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     return { offline: offline.map((r) => r.id), overdue: overdue.map((r) => r.id) };
   }
 
-  /** A heartbeat: remembered now, written with the next flush. */
-  heartbeat(agentId: number, at: Date): void {
+  /** A heartbeat (with the facts it carried, already validated): remembered now, written with the next flush. */
+  heartbeat(agentId: number, at: Date, facts?: HeartbeatFacts | null): void {
     this.seen.set(agentId, at);
+    if (facts) this.facts.set(agentId, { ...this.facts.get(agentId), ...facts });
   }
 
-  /** Writes the heartbeats received since the last flush, in one statement. */
+  /**
+   * Writes the heartbeats received since the last flush, in one statement, then the facts that came with them
+   * (one statement per agent that sent any: they change rarely); announces agent.updated once for each agent
+   * whose stored facts really changed.
+   */
   async flush(): Promise<number> {
+    const facts = [...this.facts];
+    this.facts.clear();
+    if (facts.length > 0) await this.writeFacts(facts);
     if (this.seen.size === 0) return 0;
     const ids = [...this.seen.keys()];
     const times = ids.map((id) => this.seen.get(id)!.toISOString());
@@ -83,6 +98,28 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
       this.logger.warn(`heartbeats not written (${ids.length}): ${(err as Error).message}`);
     }
     return ids.length;
+  }
+
+  private async writeFacts(batch: Array<[number, HeartbeatFacts]>): Promise<void> {
+    const cast = { total_ram: 'double precision', disks: 'jsonb' } as Record<string, string>;
+    for (const [agentId, f] of batch) {
+      const columns = FACT_COLUMNS.filter((c) => f[c] !== undefined);
+      if (columns.length === 0) continue;
+      const values = columns.map((c) => (c === 'disks' ? JSON.stringify(f.disks) : f[c]));
+      const params = columns.map((c, i) => `$${i + 2}::${cast[c] ?? 'text'}`);
+      try {
+        const changed = await this.tx.query<Array<{ id: number }>>(
+          `WITH changed AS (
+             UPDATE agents SET ${columns.map((c, i) => `${c} = ${params[i]}`).join(', ')}
+              WHERE id = $1 AND (${columns.join(', ')}) IS DISTINCT FROM (${params.join(', ')}) RETURNING id)
+           SELECT id FROM changed`,
+          [agentId, ...values],
+        );
+        if (changed.length > 0) this.events.emit('agent.updated', { agentId });
+      } catch (err) {
+        this.logger.warn(`facts of agent ${agentId} not written: ${(err as Error).message}`);
+      }
+    }
   }
 
   /** Before the database closes: the last heartbeats are written. */

@@ -10,7 +10,7 @@ import { ClientsService } from '../clients/clients.service';
 import { Page } from '../common/pagination.dto';
 import { CreateDeploymentDto } from './deployments.dto';
 import { DeploymentsRepository } from './deployments.repository';
-import { buildInstaller, Installer } from './installer';
+import { buildInstaller, choosePlatform, Installer, InstallerPlatform } from './installer';
 
 const DAY_MS = 86_400_000;
 /** The longest a deployment may live: a download link is a credential. */
@@ -65,13 +65,14 @@ export class DeploymentsService {
    * The installer of an active deployment; 410 once revoked or expired, 404 for an unknown uuid. Every
    * attempt on a known deployment is recorded (time, address, user agent, answer).
    */
-  async download(uuid: string, from: { ip: string | null; userAgent: string | null }): Promise<Installer> {
+  /** The installer for `platform` (absent: chosen from the User-Agent); every request is recorded. */
+  async download(uuid: string, from: { ip: string | null; userAgent: string | null; platform?: InstallerPlatform }): Promise<Installer> {
     const d = isUuid(uuid) ? await this.repo.findByUuid(uuid.toLowerCase()) : null;
     if (!d) throw notFound();
     const now = this.clock.now();
     const gone = d.revokedAt ? DeploymentsErrorCode.Revoked : d.expiresAt.getTime() <= now.getTime() ? DeploymentsErrorCode.Expired : null;
     await this.repo.recordDownload({ deploymentId: d.id, ip: from.ip, userAgent: from.userAgent?.slice(0, 500) ?? null, status: gone ? 410 : 200, downloadedAt: now });
     if (gone) throw new DomainError(gone, gone === DeploymentsErrorCode.Revoked ? 'deployment revoked' : 'deployment expired');
-    return buildInstaller(d, this.config.publicUrl.replace(/\/+$/, ''));
+    return buildInstaller(d, this.config.publicUrl.replace(/\/+$/, ''), choosePlatform(from.platform, from.userAgent), this.config.installersDir);
   }
 }

@@ -1,8 +1,10 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fieldInvalid } from '../../common/errors/domain-error';
 import { RmmErrorDto } from '../common/rmm-error.dto';
 import { DeploymentsService } from './deployments.service';
+import { INSTALLER_PLATFORMS, InstallerPlatform } from './installer';
 
 /** The download URL of a deployment: no key (the URL is the credential), 410 once revoked or expired. */
 @ApiTags('deployments')
@@ -11,14 +13,34 @@ export class DownloadController {
   constructor(private readonly deployments: DeploymentsService) {}
 
   @Get(':uuid')
-  @ApiOperation({ summary: "Download a deployment's installer (no API key). 410 once revoked or expired, 404 for an unknown one" })
-  @ApiProduces('application/octet-stream')
+  @ApiOperation({
+    summary: "Download a deployment's installer (no API key). 410 once revoked or expired, 404 for an unknown one",
+    description:
+      'A POSIX shell script (linux, darwin) or a PowerShell script (windows) carrying the server URL and the deployment token; ' +
+      'without `platform`, a User-Agent containing PowerShell gets the PowerShell script, any other the shell script. ' +
+      'A native installer found in RMM_INSTALLERS_DIR (`<platform>-<arch>.<ext>`) is served instead, named `rmm-agent-<token>.<ext>`.',
+  })
+  @ApiQuery({ name: 'platform', required: false, enum: INSTALLER_PLATFORMS })
+  @ApiProduces('text/x-shellscript', 'text/plain', 'application/octet-stream')
   @ApiResponse({ status: 200, description: 'The installer' })
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'an unknown `platform`' })
   @ApiResponse({ status: 404, type: RmmErrorDto })
   @ApiResponse({ status: 410, type: RmmErrorDto, description: "{detail: 'deployment revoked'} or {detail: 'deployment expired'}" })
-  async download(@Param('uuid') uuid: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async download(
+    @Param('uuid') uuid: string,
+    @Query('platform') platform: unknown,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (platform !== undefined && !(typeof platform === 'string' && (INSTALLER_PLATFORMS as readonly string[]).includes(platform))) {
+      throw fieldInvalid('platform', `must be one of ${INSTALLER_PLATFORMS.join(', ')}`);
+    }
     const ua = req.headers['user-agent'];
-    const installer = await this.deployments.download(uuid, { ip: req.ip ?? null, userAgent: typeof ua === 'string' ? ua : null });
+    const installer = await this.deployments.download(uuid, {
+      ip: req.ip ?? null,
+      userAgent: typeof ua === 'string' ? ua : null,
+      platform: platform as InstallerPlatform | undefined,
+    });
     void reply
       .code(200)
       .header('content-type', installer.contentType)

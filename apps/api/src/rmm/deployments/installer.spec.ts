@@ -1,59 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { DeploymentEntity } from '@app/entities';
-import { buildInstaller, configValue } from './installer';
+import { buildInstaller, choosePlatform, psQuote, shQuote } from './installer';
 
-const decode = (v: string): string => (v.startsWith('"') ? (JSON.parse(v) as string) : v);
-
-const deployment = (installFlags: string | null): DeploymentEntity =>
+const deployment = (installFlags: string | null = null, arch = 'amd64'): DeploymentEntity =>
   Object.assign(new DeploymentEntity(), {
     uuid: '0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d',
     clientId: 3,
     siteId: 4,
-    arch: 'amd64',
+    arch,
     installFlags,
     expiresAt: new Date('2026-11-24T12:00:00Z'),
   });
 
-describe('installer configuration', () => {
-  it('writes plain values bare, as before', () => {
-    const body = buildInstaller(deployment('--silent'), 'https://rmm.example.test').body;
-    expect(body.split('\n')).toEqual([
-      '# RMM agent installer configuration',
-      '# deployment 0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d, valid until 2026-11-24T12:00:00.000Z',
-      'RMM_SERVER_URL=https://rmm.example.test',
-      'RMM_DEPLOYMENT_TOKEN=0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d',
-      'RMM_CLIENT_ID=3',
-      'RMM_SITE_ID=4',
-      'RMM_ARCH=amd64',
-      'RMM_INSTALL_FLAGS=--silent',
-      '',
-    ]);
+const text = (body: string | Buffer): string => (typeof body === 'string' ? body : body.toString('utf8'));
+
+describe('installers', () => {
+  it('the shell installer carries the server URL and the token as single-quoted words, and parses', () => {
+    const i = buildInstaller(deployment(), 'https://rmm.example.test', 'linux');
+    const body = text(i.body);
+    expect(i.filename).toBe('rmm-agent-install-linux-0b8c4a4e.sh');
+    expect(body.startsWith('#!/bin/sh\n')).toBe(true);
+    expect(body).toContain("\nRMM_SERVER='https://rmm.example.test'\n");
+    expect(body).toContain("\nRMM_TOKEN='0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d'\n");
+    execFileSync('sh', ['-n', '-c', body]); // syntax check
   });
 
-  it('keeps a newline in install_flags from adding a line (the injection of finding 4)', () => {
-    const body = buildInstaller(deployment('--quiet\nRMM_SERVER_URL=http://attacker.example'), 'https://rmm.example.test').body;
-    expect(body.split('\n').filter((l) => l.startsWith('RMM_SERVER_URL='))).toEqual(['RMM_SERVER_URL=https://rmm.example.test']);
-    expect(body).toContain('RMM_INSTALL_FLAGS="--quiet\\nRMM_SERVER_URL=http://attacker.example"');
+  it('install_flags are not part of any installer (nothing of the caller reaches the script)', () => {
+    const flags = "--quiet\nRMM_SERVER='http://attacker.example'";
+    for (const p of ['linux', 'darwin', 'windows'] as const) expect(text(buildInstaller(deployment(flags), 'https://rmm.example.test', p).body)).not.toContain('attacker');
   });
 
-  it('no value, whatever its characters, changes the structure; each decodes back to itself', () => {
+  it('the PowerShell installer carries the server URL verbatim', () => {
+    const i = buildInstaller(deployment(), 'https://rmm.example.test', 'windows');
+    expect(i.filename).toBe('rmm-agent-install-0b8c4a4e.ps1');
+    expect(text(i.body)).toContain("$RmmServer = 'https://rmm.example.test'");
+  });
+
+  it('shQuote: sh reads back exactly the value, whatever its characters', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shquote-'));
+    try {
+      fc.assert(
+        fc.property(fc.string({ unit: 'binary' }).filter((s) => !s.includes('\0')), (value) => {
+          const script = join(dir, 's.sh');
+          writeFileSync(script, `V=${shQuote(value)}\nprintf '%s' "$V"`);
+          expect(execFileSync('sh', [script]).toString('utf8')).toBe(Buffer.from(value, 'utf8').toString('utf8'));
+        }),
+        { numRuns: 60 },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("psQuote doubles every quote PowerShell ends a verbatim string with (', ‘ ’ ‚ ‛)", () => {
+    expect(psQuote("a'b")).toBe("'a''b'");
+    expect(psQuote('x\u2019y')).toBe("'x\u2019\u2019y'");
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (flags, url) => {
-        // Every line break some reader honours: \r\n, \n, \r, \v, \f, FS/GS/RS, NEL, LS, PS.
-        // eslint-disable-next-line no-control-regex
-        const lines = buildInstaller(deployment(flags), url).body.split(/\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029]/);
-        expect(lines).toHaveLength(9);
-        expect(lines.slice(2, 8).map((l) => l.slice(0, l.indexOf('=')))).toEqual([
-          'RMM_SERVER_URL', 'RMM_DEPLOYMENT_TOKEN', 'RMM_CLIENT_ID', 'RMM_SITE_ID', 'RMM_ARCH', 'RMM_INSTALL_FLAGS',
-        ]);
-        expect(/^[\x20-\x7e]*$/.test(lines.join(''))).toBe(true);
-        expect(decode(lines[2].slice('RMM_SERVER_URL='.length))).toBe(url);
-        expect(decode(lines[7].slice('RMM_INSTALL_FLAGS='.length))).toBe(flags);
+      fc.property(fc.string({ unit: 'binary' }), (value) => {
+        const inner = psQuote(value).slice(1, -1);
+        // every run of quote characters has even length: none can end the string
+        for (const run of inner.match(/['\u2018-\u201b]+/g) ?? []) expect(run.length % 2).toBe(0);
       }),
     );
-    expect(configValue('')).toBe('');
-    expect(configValue('a b')).toBe('"a b"');
-    expect(configValue('"x"')).toBe('"\\"x\\""');
-    expect(configValue('#x')).toBe('"#x"');
+  });
+
+  it('chooses the platform from the User-Agent when none is given', () => {
+    expect(choosePlatform(undefined, 'Mozilla/5.0 (Windows NT; Windows NT 10.0) WindowsPowerShell/5.1.19041')).toBe('windows');
+    expect(choosePlatform(undefined, 'curl/8.5.0')).toBe('linux');
+    expect(choosePlatform(undefined, null)).toBe('linux');
+    expect(choosePlatform('darwin', 'PowerShell/7.4')).toBe('darwin');
+  });
+
+  it('serves a native installer from RMM_INSTALLERS_DIR, named with the token', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'installers-'));
+    try {
+      writeFileSync(join(dir, 'windows-amd64.msi'), 'MSI');
+      writeFileSync(join(dir, 'darwin-arm64.pkg'), 'PKG');
+      const win = buildInstaller(deployment(), 'https://rmm.example.test', 'windows', dir);
+      expect(win.filename).toBe('rmm-agent-0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d.msi');
+      expect(text(win.body)).toBe('MSI');
+      expect(text(buildInstaller(deployment(null, 'arm64-mac'), 'https://rmm.example.test', 'darwin', dir).body)).toBe('PKG');
+      expect(buildInstaller(deployment(), 'https://rmm.example.test', 'linux', dir).filename).toMatch(/\.sh$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

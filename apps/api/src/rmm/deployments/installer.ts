@@ -1,49 +1,270 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DeploymentEntity } from '@app/entities';
 
 /**
- * The installer a deployment serves. Until the agent issue ships built agent packages, this is an
- * installer *configuration*: the server URL and the deployment token the reference agent (apps/agent)
- * enrolls with, named as the spec's callers expect (.exe for Windows arches, .pkg for macOS ones).
- * One `KEY=value` a line; a value that is not plain is a JSON string (see configValue).
+ * The installer a deployment's download URL serves: a POSIX shell script (linux, darwin) or a PowerShell
+ * script (windows) carrying the server URL and the deployment token, which fetches the reference agent from
+ * the server (GET /agent/v1/rmm-agent.js), registers it, and installs a wrapper and a service. An operator may
+ * put native installers in RMM_INSTALLERS_DIR (nativeInstallerFile): those are served as they are, and get the
+ * token through their file name (docs/decisions.md, "Agents").
  */
 export interface Installer {
   filename: string;
   contentType: string;
-  body: string;
+  body: string | Buffer;
 }
 
-/** Values written bare: nothing in them can end a line, start a comment or be read as quoting. */
-const BARE_VALUE = /^[A-Za-z0-9._:/@+,=-]*$/;
+export const INSTALLER_PLATFORMS = ['linux', 'darwin', 'windows'] as const;
+export type InstallerPlatform = (typeof INSTALLER_PLATFORMS)[number];
+
+/** `?platform=` when given, else from the User-Agent: PowerShell's (Invoke-WebRequest) → windows, anything else → linux. */
+export function choosePlatform(platform: InstallerPlatform | undefined, userAgent: string | null): InstallerPlatform {
+  if (platform) return platform;
+  return userAgent && /powershell/i.test(userAgent) ? 'windows' : 'linux';
+}
+
+/** A POSIX sh word that is exactly `value`: single quotes, each `'` written as `'\''` (nothing is special inside). */
+export function shQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
 
 /**
- * One value of the configuration, such that no value can change the file's structure: written bare when it is
- * made of safe characters only (URLs, ids, uuids), else as a JSON string on the same line, with every
- * character outside printable ASCII escaped (\n, \u2028… included), so the file stays one `KEY=value` a line.
+ * A PowerShell verbatim string that is exactly `value`: single quotes, each quote character doubled. PowerShell
+ * also ends a single-quoted string at the typographic quotes U+2018–U+201B, so those are doubled too.
  */
-export function configValue(value: string): string {
-  if (BARE_VALUE.test(value)) return value;
-  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export function psQuote(value: string): string {
+  return `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
 }
 
-export function buildInstaller(d: DeploymentEntity, serverUrl: string): Installer {
-  const mac = d.arch.endsWith('-mac');
-  const settings: [string, string][] = [
-    ['RMM_SERVER_URL', serverUrl],
-    ['RMM_DEPLOYMENT_TOKEN', d.uuid],
-    ['RMM_CLIENT_ID', String(d.clientId)],
-    ['RMM_SITE_ID', String(d.siteId)],
-    ['RMM_ARCH', d.arch],
-    ['RMM_INSTALL_FLAGS', d.installFlags ?? ''],
-  ];
-  const lines = [
-    '# RMM agent installer configuration',
-    `# deployment ${configValue(d.uuid)}, valid until ${d.expiresAt.toISOString()}`,
-    ...settings.map(([k, v]) => `${k}=${configValue(v)}`),
-    '',
-  ];
-  return {
-    filename: `rmm-agent-${d.arch}-${d.uuid.slice(0, 8)}.${mac ? 'pkg' : 'exe'}`,
-    contentType: 'application/octet-stream',
-    body: lines.join('\n'),
-  };
+/** The arch an installer runs on, without the -mac suffix the spec's deployments carry. */
+const baseArch = (arch: string): string => arch.replace(/-mac$/, '');
+
+/** Native installer extensions looked for in RMM_INSTALLERS_DIR, in order. */
+const NATIVE_EXTENSIONS: Record<InstallerPlatform, string[]> = { windows: ['msi', 'exe'], darwin: ['pkg'], linux: ['run', 'deb', 'rpm'] };
+
+/** `<dir>/<platform>-<arch>.<ext>` (e.g. windows-amd64.msi, darwin-arm64.pkg, linux-amd64.run), the first that exists. */
+export function nativeInstallerFile(dir: string | undefined, platform: InstallerPlatform, arch: string): { path: string; ext: string } | null {
+  if (!dir) return null;
+  for (const ext of NATIVE_EXTENSIONS[platform]) {
+    const path = join(dir, `${platform}-${baseArch(arch)}.${ext}`);
+    if (existsSync(path)) return { path, ext };
+  }
+  return null;
+}
+
+export function buildInstaller(d: DeploymentEntity, serverUrl: string, platform: InstallerPlatform, installersDir?: string): Installer {
+  const native = nativeInstallerFile(installersDir, platform, d.arch);
+  if (native) {
+    // The file cannot carry the token: its name does (rmm-agent-<token>.<ext>); the installer reads it from there.
+    return { filename: `rmm-agent-${d.uuid}.${native.ext}`, contentType: 'application/octet-stream', body: readFileSync(native.path) };
+  }
+  const short = d.uuid.slice(0, 8);
+  if (platform === 'windows') {
+    return { filename: `rmm-agent-install-${short}.ps1`, contentType: 'text/plain; charset=utf-8', body: powershellInstaller(d, serverUrl) };
+  }
+  return { filename: `rmm-agent-install-${platform}-${short}.sh`, contentType: 'text/x-shellscript; charset=utf-8', body: shellInstaller(d, serverUrl) };
+}
+
+function shellInstaller(d: DeploymentEntity, serverUrl: string): string {
+  return `#!/bin/sh
+# RMM agent installer (linux, macOS). Deployment ${d.uuid.slice(0, 8)}…, valid until ${d.expiresAt.toISOString()}.
+# Usage: sh rmm-agent-install.sh [--prefix DIR] [--no-service]
+# Requires Node.js 20 or later as \`node\`, and curl or wget. RMM_AGENT_HOSTNAME overrides the hostname.
+# Exit codes: 0 installed; 1 failure; 2 unknown deployment; 3 deployment revoked or expired; 4 a requirement
+# is missing; 64 wrong usage.
+set -u
+RMM_SERVER=${shQuote(serverUrl)}
+RMM_TOKEN=${shQuote(d.uuid)}
+PREFIX=/opt/rmm-agent
+SERVICE=1
+
+say() { printf 'rmm-agent installer: %s\\n' "$*" >&2; }
+die() { code=$1; shift; say "$*"; exit "$code"; }
+# a value as one single-quoted sh word
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\\\\\''/g")"; }
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    --prefix) [ $# -ge 2 ] && [ -n "$2" ] || die 64 "--prefix needs a directory"; PREFIX=$2; shift 2 ;;
+    --prefix=*) PREFIX=\${1#--prefix=}; [ -n "$PREFIX" ] || die 64 "--prefix needs a directory"; shift ;;
+    --no-service) SERVICE=0; shift ;;
+    -h|--help) printf 'usage: sh %s [--prefix DIR] [--no-service]\\n' "$0"; exit 0 ;;
+    *) die 64 "unknown option: $1 (usage: sh $0 [--prefix DIR] [--no-service])" ;;
+  esac
+done
+case $PREFIX in /*) ;; *) PREFIX=$(pwd)/$PREFIX ;; esac
+
+# Requirements
+NODE=$(command -v node 2>/dev/null) || die 4 "Node.js 20 or later is required as 'node' on the PATH: install it, then run this installer again"
+NODE_MAJOR=$("$NODE" -p 'process.versions.node.split(".")[0]' 2>/dev/null) || NODE_MAJOR=0
+case $NODE_MAJOR in ''|*[!0-9]*) NODE_MAJOR=0 ;; esac
+[ "$NODE_MAJOR" -ge 20 ] || die 4 "Node.js 20 or later is required; $NODE is $("$NODE" --version 2>/dev/null || echo 'not runnable')"
+if command -v curl >/dev/null 2>&1; then
+  fetch() { curl -fsS --proto '=http,https' --max-time 300 -o "$2" "$1"; }
+elif command -v wget >/dev/null 2>&1; then
+  fetch() { wget -q -T 300 -O "$2" "$1"; }
+else
+  die 4 "curl or wget is required to download the agent: install one, then run this installer again"
+fi
+
+# The agent
+umask 077
+if [ ! -d "$PREFIX" ]; then mkdir -p "$PREFIX" || die 1 "cannot create $PREFIX"; chmod 700 "$PREFIX"; fi
+mkdir -p "$PREFIX/lib" "$PREFIX/bin" || die 1 "cannot create $PREFIX/lib and $PREFIX/bin"
+AGENT_JS=$PREFIX/lib/rmm-agent.js
+TMP=$AGENT_JS.download.$$
+say "downloading the agent from $RMM_SERVER/agent/v1/rmm-agent.js"
+if ! fetch "$RMM_SERVER/agent/v1/rmm-agent.js" "$TMP"; then rm -f "$TMP"; die 1 "could not download the agent from $RMM_SERVER/agent/v1/rmm-agent.js"; fi
+mv -f "$TMP" "$AGENT_JS" || die 1 "cannot write $AGENT_JS"
+
+# Registration (the agent writes $PREFIX/state.json, mode 0600, and prints the agent id)
+if [ -n "\${RMM_AGENT_HOSTNAME:-}" ]; then export RMM_AGENT_HOSTNAME; fi
+AGENT_ID=$("$NODE" "$AGENT_JS" register --server "$RMM_SERVER" --token "$RMM_TOKEN" --prefix "$PREFIX")
+rc=$?
+case $rc in
+  0) ;;
+  2) die 2 "registration refused: the server knows no such deployment (unknown deployment); ask for a new installer" ;;
+  3) die 3 "registration refused: this installer's deployment was revoked or has expired (see above); ask for a new installer" ;;
+  *) die 1 "registration failed (the agent exited $rc; see above)" ;;
+esac
+say "registered as agent $AGENT_ID"
+
+# bin/rmm-agent: run, status, register with this prefix
+cat > "$PREFIX/bin/rmm-agent" <<EOF || die 1 "cannot write $PREFIX/bin/rmm-agent"
+#!/bin/sh
+exec $(q "$NODE") $(q "$AGENT_JS") "\\$@" --prefix $(q "$PREFIX")
+EOF
+chmod 755 "$PREFIX/bin/rmm-agent"
+
+# The service
+manual() { say "installed; start the agent with: $PREFIX/bin/rmm-agent run"; exit 0; }
+[ "$SERVICE" = 1 ] || manual
+case $PREFIX in *[!A-Za-z0-9_./+-]*) say "not installing a service: the prefix has characters a service definition cannot hold"; manual ;; esac
+case $(uname -s) in
+  Linux)
+    if ! command -v systemctl >/dev/null 2>&1 || [ ! -d /run/systemd/system ]; then say "not installing a service: systemd is not running here"; manual; fi
+    [ "$(id -u)" = 0 ] || { say "not installing a service: run as root for the systemd unit (or use --no-service)"; manual; }
+    cat > /etc/systemd/system/rmm-agent.service <<EOF || die 1 "cannot write /etc/systemd/system/rmm-agent.service"
+[Unit]
+Description=RMM agent
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+ExecStart="$PREFIX/bin/rmm-agent" run
+Restart=on-failure
+RestartSec=10
+RestartPreventExitStatus=4 64
+
+[Install]
+WantedBy=multi-user.target
+EOF
+    chmod 644 /etc/systemd/system/rmm-agent.service
+    systemctl daemon-reload && systemctl enable rmm-agent.service && systemctl restart rmm-agent.service \\
+      || die 1 "could not start the systemd service rmm-agent"
+    say "installed and started: systemd service rmm-agent (systemctl status rmm-agent)"
+    ;;
+  Darwin)
+    if [ "$(id -u)" = 0 ]; then PLIST=/Library/LaunchDaemons/com.rmm.agent.plist; else mkdir -p "$HOME/Library/LaunchAgents"; PLIST=$HOME/Library/LaunchAgents/com.rmm.agent.plist; fi
+    cat > "$PLIST" <<EOF || die 1 "cannot write $PLIST"
+<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+  <key>Label</key><string>com.rmm.agent</string>
+  <key>ProgramArguments</key><array><string>$PREFIX/bin/rmm-agent</string><string>run</string></array>
+  <key>RunAtLoad</key><true/>
+  <key>KeepAlive</key><dict><key>SuccessfulExit</key><false/></dict>
+  <key>StandardErrorPath</key><string>$PREFIX/agent.log</string>
+</dict>
+</plist>
+EOF
+    chmod 644 "$PLIST"
+    launchctl unload "$PLIST" >/dev/null 2>&1
+    launchctl load -w "$PLIST" || die 1 "could not load $PLIST"
+    say "installed and started: launchd job com.rmm.agent ($PLIST)"
+    ;;
+  *) say "not installing a service on $(uname -s)"; manual ;;
+esac
+exit 0
+`;
+}
+
+function powershellInstaller(d: DeploymentEntity, serverUrl: string): string {
+  return `# RMM agent installer (Windows, PowerShell 5.1 or 7). Deployment ${d.uuid.slice(0, 8)}..., valid until ${d.expiresAt.toISOString()}.
+# Usage: powershell -ExecutionPolicy Bypass -File rmm-agent-install.ps1 [-Prefix DIR] [-NoService]
+# Requires Node.js 20 or later as node.exe on the PATH. $env:RMM_AGENT_HOSTNAME overrides the hostname.
+# Exit codes: 0 installed; 1 failure; 2 unknown deployment; 3 deployment revoked or expired; 4 a requirement is missing.
+param(
+  [string]$Prefix = (Join-Path $env:ProgramFiles 'rmm-agent'),
+  [switch]$NoService
+)
+$ErrorActionPreference = 'Stop'
+$RmmServer = ${psQuote(serverUrl)}
+$RmmToken = ${psQuote(d.uuid)}
+
+function Say([string]$Message) { [Console]::Error.WriteLine("rmm-agent installer: $Message") }
+function Fail([int]$Code, [string]$Message) { Say $Message; exit $Code }
+
+# Requirements
+$nodeCmd = Get-Command node -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1
+if (-not $nodeCmd) { Fail 4 "Node.js 20 or later is required as 'node' on the PATH: install it, then run this installer again" }
+$Node = $nodeCmd.Source
+$major = 0
+try { $major = [int](& $Node -p 'process.versions.node.split(".")[0]') } catch { $major = 0 }
+if ($major -lt 20) { Fail 4 "Node.js 20 or later is required; $Node is not" }
+
+# The agent
+$Prefix = [System.IO.Path]::GetFullPath($Prefix)
+$lib = Join-Path $Prefix 'lib'
+$bin = Join-Path $Prefix 'bin'
+New-Item -ItemType Directory -Force -Path $lib, $bin | Out-Null
+$AgentJs = Join-Path $lib 'rmm-agent.js'
+$tmp = "$AgentJs.download"
+Say "downloading the agent from $RmmServer/agent/v1/rmm-agent.js"
+try {
+  [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12
+  Invoke-WebRequest -UseBasicParsing -Uri "$RmmServer/agent/v1/rmm-agent.js" -OutFile $tmp -TimeoutSec 300
+  Move-Item -Force -Path $tmp -Destination $AgentJs
+} catch {
+  Remove-Item -Force -ErrorAction SilentlyContinue $tmp
+  Fail 1 "could not download the agent from $RmmServer/agent/v1/rmm-agent.js: $($_.Exception.Message)"
+}
+
+# Registration (the agent writes state.json under the prefix and prints the agent id)
+$ErrorActionPreference = 'Continue'
+$agentId = & $Node $AgentJs register --server $RmmServer --token $RmmToken --prefix $Prefix
+$rc = $LASTEXITCODE
+$ErrorActionPreference = 'Stop'
+switch ($rc) {
+  0 { }
+  2 { Fail 2 'registration refused: the server knows no such deployment (unknown deployment); ask for a new installer' }
+  3 { Fail 3 "registration refused: this installer's deployment was revoked or has expired (see above); ask for a new installer" }
+  default { Fail 1 "registration failed (the agent exited $rc; see above)" }
+}
+Say "registered as agent $agentId"
+# Only SYSTEM and Administrators may read the prefix (state.json holds the agent's secret)
+& icacls.exe $Prefix /inheritance:r /grant:r '*S-1-5-18:(OI)(CI)F' '*S-1-5-32-544:(OI)(CI)F' | Out-Null
+
+# bin\\rmm-agent.cmd: run, status, register with this prefix
+$cmd = "@echo off\`r\`n\`"$Node\`" \`"$AgentJs\`" %* --prefix \`"$Prefix\`"\`r\`n"
+[System.IO.File]::WriteAllText((Join-Path $bin 'rmm-agent.cmd'), $cmd, (New-Object System.Text.ASCIIEncoding))
+
+if ($NoService) { Say "installed; start the agent with: $(Join-Path $bin 'rmm-agent.cmd') run"; exit 0 }
+$admin = ([Security.Principal.WindowsPrincipal][Security.Principal.WindowsIdentity]::GetCurrent()).IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)
+if (-not $admin) { Say "not installing the scheduled task: run as Administrator (or use -NoService)"; Say "start the agent with: $(Join-Path $bin 'rmm-agent.cmd') run"; exit 0 }
+
+# A scheduled task at start-up, as SYSTEM, restarted on failure (node.exe is not a Windows service binary)
+$taskName = 'rmm-agent'
+Unregister-ScheduledTask -TaskName $taskName -Confirm:$false -ErrorAction SilentlyContinue
+$action = New-ScheduledTaskAction -Execute $Node -Argument "\`"$AgentJs\`" run --prefix \`"$Prefix\`""
+$trigger = New-ScheduledTaskTrigger -AtStartup
+$principal = New-ScheduledTaskPrincipal -UserId 'SYSTEM' -LogonType ServiceAccount -RunLevel Highest
+$settings = New-ScheduledTaskSettingsSet -RestartCount 999 -RestartInterval (New-TimeSpan -Minutes 1) -ExecutionTimeLimit ([TimeSpan]::Zero) -AllowStartIfOnBatteries -DontStopIfGoingOnBatteries
+Register-ScheduledTask -TaskName $taskName -Action $action -Trigger $trigger -Principal $principal -Settings $settings | Out-Null
+Start-ScheduledTask -TaskName $taskName
+Say "installed and started: scheduled task $taskName"
+exit 0
+`;
 }

@@ -4,6 +4,7 @@ import { Clock } from '../../common/clock';
 import { DomainError, notFound } from '../../common/errors/domain-error';
 import { AgentChannel, AgentCommands } from '../agent-channel/agent-channel';
 import { AgentsErrorCode } from '../agents/agents.errors';
+import { RmmEvents } from '../events/rmm-events';
 import { Page } from '../common/pagination.dto';
 import { ScriptRunAcceptedDto, ScriptRunResultDto } from './script-runs.dto';
 import { RunFilter, RunOutcome, ScriptRunsRepository } from './script-runs.repository';
@@ -31,6 +32,7 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
     private readonly repo: ScriptRunsRepository,
     private readonly channel: AgentChannel,
     private readonly clock: Clock,
+    private readonly events: RmmEvents,
   ) {}
 
   /** At start and every minute: runs left open by a server that died are marked interrupted. */
@@ -59,6 +61,7 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
       this.clock.now(),
     );
     const pending = this.channel.request(agentId, 'script.run', { runId: run.id, shell: script.shell, body: script.body, args, timeoutSeconds }, (timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000);
+    this.events.emit('script.started', { agentId, runId: run.id, script: script.id });
     if (ask.output === 'forget') {
       void this.settle(run, pending).catch(() => undefined);
       return { accepted: true, body: { id: run.id, status: 'running' } };
@@ -91,6 +94,7 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
       await this.repo
         .finish(run.id, { status, retcode: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, timedOut: status === 'timed_out', executionTime: null, finishedAt: this.clock.now() })
         .catch((e: Error) => this.logger.warn(`run ${run.id} outcome not written: ${e.message}`));
+      this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: null, executionTime: 0, timedOut: status === 'timed_out' });
       throw err;
     }
     const stdout = String(answer.stdout ?? '');
@@ -106,6 +110,8 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
       executionTime: Number.isFinite(answer.executionTime) ? answer.executionTime : null,
       finishedAt: this.clock.now(),
     });
-    return { ...answer, executionTime: Number.isFinite(answer.executionTime) ? answer.executionTime : 0 };
+    const executionTime = Number.isFinite(answer.executionTime) ? answer.executionTime : 0;
+    this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: Number.isInteger(answer.retcode) ? answer.retcode : null, executionTime, timedOut: answer.timedOut === true });
+    return { ...answer, executionTime };
   }
 }
