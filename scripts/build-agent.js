@@ -7,6 +7,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const { newest } = require('./newest-mtime');
 
 const root = path.resolve(__dirname, '..');
 const bundles = [
@@ -15,25 +16,10 @@ const bundles = [
 ];
 const inputs = [path.join(root, 'apps', 'agent'), path.join(root, 'package-lock.json'), __filename];
 
-function newest(p) {
-  let st;
-  try {
-    st = fs.statSync(p);
-  } catch {
-    return 0;
-  }
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = 0;
-  for (const e of fs.readdirSync(p)) {
-    if (e === 'node_modules' || e.startsWith('.')) continue;
-    max = Math.max(max, newest(path.join(p, e)));
-  }
-  return max;
-}
 
 if (process.argv.includes('--if-stale')) {
   const built = Math.min(...bundles.map(({ outfile }) => (fs.existsSync(outfile) ? fs.statSync(outfile).mtimeMs : 0)));
-  if (built >= Math.max(...inputs.map(newest))) process.exit(0);
+  if (built >= Math.max(...inputs.map((p) => newest(p)))) process.exit(0);
 }
 
 const { version } = require(path.join(root, 'package.json'));

@@ -6,6 +6,7 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { newest } = require('./newest-mtime');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
@@ -13,24 +14,9 @@ const stamp = path.join(root, 'dist', '.build-stamp');
 const skip = new Set([path.join(root, 'apps', 'agent')]);
 const inputs = ['apps', 'libs', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'];
 
-function newest(p) {
-  let st;
-  try {
-    st = fs.statSync(p);
-  } catch {
-    return 0;
-  }
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = 0;
-  for (const e of fs.readdirSync(p)) {
-    if (e === 'node_modules' || e.startsWith('.') || skip.has(path.join(p, e))) continue;
-    max = Math.max(max, newest(path.join(p, e)));
-  }
-  return max;
-}
 
 const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
-const latest = Math.max(...inputs.map((i) => newest(path.join(root, i))));
+const latest = Math.max(...inputs.map((i) => newest(path.join(root, i), skip)));
 if (built >= latest && process.argv[2] !== '--force') process.exit(0);
 
 const nest = path.join(root, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js');

@@ -9,6 +9,7 @@ import { sql } from '../utils/sql';
 import { ROOT, run } from '../utils/processes';
 import { startTestApp, TestApp } from '../utils/test-app';
 import WebSocket, { WebSocketServer } from 'ws';
+import { sleep, until } from '../utils/wait';
 
 /** The reference agent (apps/agent/) as a device runs it: real processes of dist/agent/rmm-agent.js (test/global-setup.js builds it). */
 const AGENT_JS = join(ROOT, 'dist/agent/rmm-agent.js');
@@ -21,7 +22,6 @@ interface AgentProcess {
   exited: Promise<number | null>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The promise's value, or `fallback` after ms (the timer is cleared either way: no handle left open). */
 async function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
@@ -33,16 +33,6 @@ async function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promi
   }
 }
 
-/** Polls `probe` until it returns something truthy; fails after timeoutMs. */
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('reference agent (real processes)', () => {
   let t: TestApp;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { FixedClock } from '../../apps/api/src/common/clock';
 import { startTestApp, TestApp } from '../utils/test-app';
+import { until } from '../utils/wait';
 
 /** The download URL's installers as a device runs them: `sh installer.sh` (real processes, real curl/wget and node). */
 const ADMIN = 'installer-e2e-admin-key-0123456789abcdef';
@@ -16,17 +17,7 @@ interface Finished {
   stderr: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('installers (real processes)', () => {
   let t: TestApp;
