@@ -9,6 +9,10 @@ import { TaskEntity } from './task.entity';
 @Check('CHK_alerts_severity', `"severity" IN (${sqlList(ALERT_SEVERITIES)})`)
 @Index('IDX_alerts_active', ['createdAt'], { where: 'NOT "resolved"' })
 @Index('IDX_alerts_agent', ['agentId'])
+// At most one open alert per subject: the database decides, so concurrent results never open two.
+@Index('UQ_alerts_open_check', ['checkId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'check_failure'` })
+@Index('UQ_alerts_open_task', ['taskId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'task_failure'` })
+@Index('UQ_alerts_open_overdue', ['agentId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'agent_overdue'` })
 export class AlertEntity {
   @PrimaryGeneratedColumn()
   id: number;

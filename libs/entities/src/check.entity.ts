@@ -10,7 +10,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { AgentEntity } from './agent.entity';
-import { CHECK_STATUSES, CHECK_TYPES, CheckStatus, CheckType, sqlList } from './enums';
+import { ALERT_SEVERITIES, AlertSeverity, CHECK_STATUSES, CHECK_TYPES, CheckStatus, CheckType, sqlList } from './enums';
 import { ScriptEntity } from './script.entity';
 
 /** A monitoring check on one agent; `settings` holds the per-type parameters. */
@@ -18,6 +18,8 @@ import { ScriptEntity } from './script.entity';
 @Check('CHK_checks_check_type', `"check_type" IN (${sqlList(CHECK_TYPES)})`)
 @Check('CHK_checks_status', `"status" IN (${sqlList(CHECK_STATUSES)})`)
 @Check('CHK_checks_fails_b4_alert', `"fails_b4_alert" >= 1`)
+@Check('CHK_checks_run_interval', `"run_interval" BETWEEN 5 AND 86400`)
+@Check('CHK_checks_severity', `"severity" IN (${sqlList(ALERT_SEVERITIES)})`)
 @Index('IDX_checks_agent', ['agentId'])
 export class CheckEntity {
   @PrimaryGeneratedColumn()
@@ -62,6 +64,14 @@ export class CheckEntity {
 
   @Column({ name: 'fail_count', type: 'integer', default: 0 })
   failCount: number;
+
+  /** Seconds between two runs on the agent (5 to 86400). */
+  @Column({ name: 'run_interval', type: 'integer', default: 120 })
+  runInterval: number;
+
+  /** The severity of the check_failure alert this check opens. */
+  @Column({ type: 'text', default: 'warning' })
+  severity: AlertSeverity;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

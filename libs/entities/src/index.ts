@@ -4,6 +4,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { AppSettingEntity } from './app-setting.entity';
 import { AuditLogEntity } from './audit-log.entity';
 import { CheckEntity } from './check.entity';
+import { CheckResultEntity } from './check-result.entity';
 import { ClientEntity } from './client.entity';
 import { DeploymentDownloadEntity } from './deployment-download.entity';
 import { DeploymentEntity } from './deployment.entity';
@@ -14,6 +15,7 @@ import { ScriptEntity } from './script.entity';
 import { SessionEntity } from './session.entity';
 import { SiteEntity } from './site.entity';
 import { TaskEntity } from './task.entity';
+import { TaskRunEntity } from './task-run.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
 
@@ -25,6 +27,7 @@ export {
   AppSettingEntity,
   AuditLogEntity,
   CheckEntity,
+  CheckResultEntity,
   ClientEntity,
   DeploymentDownloadEntity,
   DeploymentEntity,
@@ -35,12 +38,15 @@ export {
   SessionEntity,
   SiteEntity,
   TaskEntity,
+  TaskRunEntity,
   UserEntity,
   UserProfileEntity,
 };
 export type { AgentDisk } from './agent.entity';
 export { SCRIPT_OUTPUT_MODES, SCRIPT_RUN_STATUSES } from './script-run.entity';
 export type { ScriptOutputMode, ScriptRunStatus } from './script-run.entity';
+export { TASK_RUN_STATUSES } from './task-run.entity';
+export type { TaskRunStatus } from './task-run.entity';
 export { AUDIT_ACTOR_KINDS } from './audit-log.entity';
 export type { AuditActorKind } from './audit-log.entity';
 
@@ -64,4 +70,6 @@ export const ALL_ENTITIES = [
   AppSettingEntity,
   AuditLogEntity,
   ScriptRunEntity,
+  CheckResultEntity,
+  TaskRunEntity,
 ];

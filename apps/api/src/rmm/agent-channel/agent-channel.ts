@@ -24,7 +24,17 @@ export abstract class AgentChannel {
    * when no channel is open, Disconnected when it closes before the answer, NoAnswer after `timeoutMs`.
    */
   abstract request<K extends AgentCommand>(agentId: number, command: K, body: AgentCommands[K]['in'], timeoutMs: number): Promise<AgentCommands[K]['out']>;
+  /** Sends a one-way message (no answer awaited, e.g. `checks.sync`); false when the agent is not connected here. */
+  abstract notify(agentId: number, message: { type: string } & Record<string, unknown>): boolean;
+  /**
+   * Handles the agent messages of one `type` the gateway does not know itself (e.g. `check.result`): the
+   * handler gets the agent's id and the parsed message, whatever it holds (validate it). One handler per type.
+   */
+  abstract handle(type: string, handler: AgentMessageHandler): () => void;
 }
+
+/** A feature's handler of one agent message type (see AgentChannel.handle). */
+export type AgentMessageHandler = (agentId: number, message: Record<string, unknown>) => void;
 
 /** What the agent gateway gives the channel for one open connection. */
 export interface AgentConnection {
@@ -52,6 +62,35 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
   /** True while `runId` was sent to `agentId` and awaits its answer. */
   isRunOf(agentId: number, runId: number): boolean {
     return this.runs.get(runId) === agentId;
+  }
+
+  private readonly handlers = new Map<string, AgentMessageHandler>();
+
+  handle(type: string, handler: AgentMessageHandler): () => void {
+    if (this.handlers.has(type)) throw new Error(`agent message ${type} already has a handler`);
+    this.handlers.set(type, handler);
+    return () => {
+      if (this.handlers.get(type) === handler) this.handlers.delete(type);
+    };
+  }
+
+  /** Called by the gateway with a message of a type it does not handle; false when no feature handles it. */
+  dispatch(agentId: number, type: string, message: Record<string, unknown>): boolean {
+    const handler = this.handlers.get(type);
+    if (!handler) return false;
+    handler(agentId, message);
+    return true;
+  }
+
+  notify(agentId: number, message: { type: string } & Record<string, unknown>): boolean {
+    const connection = this.connections.get(agentId);
+    if (!connection) return false;
+    try {
+      connection.send({ id: randomUUID(), ...message });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Registers an agent's open connection (replacing an older one); returns the function that detaches it. */

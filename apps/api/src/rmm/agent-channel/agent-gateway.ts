@@ -177,7 +177,9 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
         }
         return;
       default:
-        ws.send(JSON.stringify({ type: 'error', message: 'unknown message: send {type: "heartbeat", facts?}, {type: "script.output", runId, stream, chunk, seq} or {type: "result", id, ok, result|error}' }));
+        // A feature's message (e.g. check.result, handled by the checks module through AgentChannel.handle).
+        if (typeof message?.type === 'string' && this.channel.dispatch(agentId, message.type, message as Record<string, unknown>)) return;
+        ws.send(JSON.stringify({ type: 'error', message: 'unknown message: send {type: "heartbeat", facts?}, {type: "script.output", runId, stream, chunk, seq}, {type: "check.result", …} or {type: "result", id, ok, result|error}' }));
     }
   }
 }

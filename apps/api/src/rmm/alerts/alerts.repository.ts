@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FindOptionsWhere, IsNull, Repository } from 'typeorm';
+import { FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
 import { AlertEntity, AlertSeverity, AlertType } from '@app/entities';
 import { Page } from '../common/pagination.dto';
@@ -11,6 +11,19 @@ export interface AlertFilter {
   resolved: boolean;
   snoozed?: boolean;
 }
+
+/** An alert the server opens by itself. */
+export interface SystemAlert {
+  alertType: AlertType;
+  agentId: number;
+  checkId?: number;
+  taskId?: number;
+  severity: AlertSeverity;
+  message: string;
+}
+
+/** What a system alert is about: a check (check_failure), a task (task_failure) or an agent (agent_overdue). */
+export type AlertSubject = { alertType: AlertType; id: number };
 
 @Injectable()
 export class AlertsRepository {
@@ -38,6 +51,39 @@ export class AlertsRepository {
   /** First acknowledgement wins: a second one changes nothing. */
   async acknowledge(id: number, by: string, at: Date): Promise<void> {
     await this.alerts.update({ id, acknowledgedAt: IsNull() }, { acknowledged: true, acknowledgedAt: at, acknowledgedBy: by });
+  }
+
+  /**
+   * Opens a system alert unless one of its kind is open for its subject (check, task or overdue agent): the
+   * partial unique indexes UQ_alerts_open_* decide, so concurrent callers open one. Null when one was open.
+   */
+  async openOnce(a: SystemAlert, at: Date): Promise<AlertEntity | null> {
+    const rows = await this.tx.query<Array<{ id: number }>>(
+      `WITH created AS (
+         INSERT INTO alerts (alert_type, agent_id, check_id, task_id, severity, message, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id)
+       SELECT id FROM created`,
+      [a.alertType, a.agentId, a.checkId ?? null, a.taskId ?? null, a.severity, a.message, at],
+    );
+    return rows[0] ? this.findById(rows[0].id) : null;
+  }
+
+  /** Resolves the open alert of a kind for its subject (by 'system'); the alerts it resolved (none or one). */
+  async resolveOpen(subject: AlertSubject, by: string, at: Date): Promise<AlertEntity[]> {
+    const column = subject.alertType === 'check_failure' ? 'check_id' : subject.alertType === 'task_failure' ? 'task_id' : 'agent_id';
+    const rows = await this.tx.query<Array<{ id: number }>>(
+      `WITH changed AS (
+         UPDATE alerts SET resolved = true, resolved_at = $3, resolved_by = $4
+          WHERE NOT resolved AND alert_type = $1 AND ${column} = $2 RETURNING id)
+       SELECT id FROM changed`,
+      [subject.alertType, subject.id, at, by],
+    );
+    return rows.length === 0 ? [] : this.alerts.find({ where: { id: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
+  }
+
+  /** The agent's open alerts, oldest first. */
+  openFor(agentId: number): Promise<AlertEntity[]> {
+    return this.alerts.find({ where: { agentId, resolved: false }, order: { id: 'ASC' } });
   }
 
   /** First resolution wins. */

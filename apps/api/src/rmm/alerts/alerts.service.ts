@@ -5,7 +5,10 @@ import { notFound } from '../../common/errors/domain-error';
 import { Page } from '../common/pagination.dto';
 import { RmmEvents } from '../events/rmm-events';
 import { toAlertDto } from './alerts.dto';
-import { AlertFilter, AlertsRepository } from './alerts.repository';
+import { AlertFilter, AlertSubject, AlertsRepository, SystemAlert } from './alerts.repository';
+
+/** resolved_by of an alert the server resolved by itself (its cause went away). */
+export const RESOLVED_BY_SYSTEM = 'system';
 
 @Injectable()
 export class AlertsService {
@@ -41,5 +44,27 @@ export class AlertsService {
     const after = await this.get(id);
     if (!before.resolved) this.events.emit('alert.resolved', { agentId: after.agentId, alert: toAlertDto(after) });
     return after;
+  }
+
+  /**
+   * Opens a system alert (check_failure, task_failure, agent_overdue) unless one is open for its subject, and
+   * announces alert.created; null when one was already open (never a second, even under concurrent callers).
+   */
+  async raise(alert: SystemAlert): Promise<AlertEntity | null> {
+    const created = await this.repo.openOnce(alert, this.clock.now());
+    if (created) this.events.emit('alert.created', { agentId: created.agentId, alert: toAlertDto(created) });
+    return created;
+  }
+
+  /** Its cause went away: the open alert of the subject is resolved by 'system' and alert.resolved announced. */
+  async resolveBySystem(subject: AlertSubject): Promise<AlertEntity[]> {
+    const resolved = await this.repo.resolveOpen(subject, RESOLVED_BY_SYSTEM, this.clock.now());
+    for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
+    return resolved;
+  }
+
+  /** The agent's open (unresolved) alerts, oldest first. */
+  openFor(agentId: number): Promise<AlertEntity[]> {
+    return this.repo.openFor(agentId);
   }
 }

@@ -1,0 +1,46 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { TransactionHost } from '../../database/transaction-host';
+import { RmmEvents } from '../events/rmm-events';
+import { AlertsService } from './alerts.service';
+
+/** The severity of an agent_overdue alert (an agent silent for RMM_AGENT_OVERDUE_AFTER_SECONDS). */
+export const OVERDUE_SEVERITY = 'error';
+
+/**
+ * Availability: an agent that becomes overdue opens one agent_overdue alert; the agent coming back (its
+ * channel connects again) resolves it by 'system'. agent.overdue is announced once per change by the status
+ * sweep (the UPDATE decides), so several instances open one alert (and the unique index stands behind it).
+ */
+@Injectable()
+export class AvailabilityAlerts implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('alerts');
+  private readonly off: Array<() => void> = [];
+
+  constructor(
+    private readonly alerts: AlertsService,
+    private readonly events: RmmEvents,
+    private readonly tx: TransactionHost,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.off.push(
+      this.events.on('agent.overdue', ({ agentId }) => void this.overdue(agentId).catch((err: Error) => this.logger.warn(`agent_overdue alert of agent ${agentId} not opened: ${err.message}`))),
+      this.events.on('agent.online', ({ agentId }) => void this.back(agentId).catch((err: Error) => this.logger.warn(`agent_overdue alert of agent ${agentId} not resolved: ${err.message}`))),
+    );
+  }
+
+  onApplicationShutdown(): void {
+    for (const off of this.off.splice(0)) off();
+  }
+
+  private async overdue(agentId: number): Promise<void> {
+    const rows = await this.tx.query<Array<{ hostname: string; last_seen: Date | null }>>(`SELECT hostname, last_seen FROM agents WHERE id = $1`, [agentId]);
+    if (!rows[0]) return; // deleted meanwhile
+    const since = rows[0].last_seen ? ` since ${new Date(rows[0].last_seen).toISOString()}` : '';
+    await this.alerts.raise({ alertType: 'agent_overdue', agentId, severity: OVERDUE_SEVERITY, message: `agent ${rows[0].hostname} is overdue: not heard from${since}` });
+  }
+
+  private async back(agentId: number): Promise<void> {
+    await this.alerts.resolveBySystem({ alertType: 'agent_overdue', id: agentId });
+  }
+}
