@@ -1,4 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
 import { EventsGateway } from '../../apps/api/src/rmm/events/events-gateway';
@@ -110,6 +111,29 @@ describe('npm run watch', () => {
     const port = await freePort();
     const down = await run([WATCH_JS, '--url', `http://127.0.0.1:${port}`, '--key', ADMIN, '--agent', '1'], process.env, 15_000);
     expect([down.code, down.stderr]).toEqual([1, `watch: cannot connect to ws://127.0.0.1:${port}/rmm/1/: ECONNREFUSED\n`]);
+  });
+
+  it("runs the README's plain WebSocket client (node and ws, the key as ?api_key=): it prints hello", async () => {
+    const id = await insertAgent(t, { hostname: 'watch-03', clientId: tenant.clientId, siteId: tenant.siteId });
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf("## Watching an agent's events"));
+    const command = section.split('\n').find((l) => l.startsWith("node -e '"))!;
+    expect(command).toContain('"ws://localhost:3000/rmm/42/?api_key=$KEY"');
+    const child = spawn('bash', ['-c', command.replace('localhost:3000', new URL(t.url).host).replace('/rmm/42/', `/rmm/${id}/`)], { cwd: ROOT, env: { ...process.env, KEY: ADMIN } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const exited = new Promise((r) => child.on('exit', r));
+    try {
+      const first = await until(`hello from the README's client (${out})`, async () => {
+        const line = out.split('\n');
+        if (line.length < 2) return undefined; // the first line is not complete yet
+        return JSON.parse(line[0]) as Record<string, unknown>;
+      });
+      expect(first).toMatchObject({ event: 'hello', agent_id: String(id), data: { hostname: 'watch-03' } });
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
   });
 
   it('exits 2 with the usage for a usage error, through npm run watch', () => {

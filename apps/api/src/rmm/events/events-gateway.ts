@@ -18,6 +18,8 @@ import { EventsRepository } from './events.repository';
 import { RELAYED_EVENTS, RelayedEvent, toWire, WireInput } from './events-wire';
 import { RmmEventMap, RmmEvents } from './rmm-events';
 
+/** The events WebSocket's path, as the docs write it. */
+export const EVENTS_WS_PATH = '/rmm/{agent_id}/';
 /** `/rmm/{agent_id}/` and `/rmm/{agent_id}` (a malformed id is the gateway's 404, after the key is checked). */
 const EVENTS_PATH = /^\/rmm\/([^/]+)\/?$/;
 /** What a subscriber may send (it has nothing to say: anything it sends is ignored). */
@@ -91,7 +93,7 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
     if (!server) return; // (the CLI's context serves no HTTP)
     this.off.push(
       upgradeRouterOf(server).register({
-        name: 'events',
+        name: `events ${EVENTS_WS_PATH}`,
         match: (path) => {
           const m = EVENTS_PATH.exec(path);
           return m ? { agentId: m[1] } : null;
