@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
 import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
 import { EventsGateway, MAX_BUFFERED_BYTES, MAX_SUBSCRIPTIONS_PER_KEY } from '../../apps/api/src/rmm/events/events-gateway';
 import { createKey, createTenant, insertAgent } from '../utils/rmm-fixtures';
@@ -162,7 +163,7 @@ describe('events WebSocket /rmm/{agent_id}/', () => {
     expect(other.messages).toEqual([]);
   });
 
-  it('closes a subscriber whose key is revoked (4401) within seconds, also when revoked behind its back, and one whose agent is deleted (4404)', async () => {
+  it('closes a subscriber whose key is revoked (4401) within seconds, also when revoked behind its back or when it expires, and one whose agent is deleted (4404)', async () => {
     const id = await agent('events-revoke');
     const created = await t.http.post('/api/v3/keys/').set(admin).send({ name: 'events-revoke', scopes: ['agents:read'] });
     expect(created.status).toBe(201);
@@ -178,6 +179,13 @@ describe('events WebSocket /rmm/{agent_id}/', () => {
     await s2.next('hello');
     await sql(t.db.url, `UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [other.body.id]);
     expect(await s2.whenClosed(8_000)).toEqual({ code: 4401, reason: 'api key revoked' });
+
+    // a key that reaches its expires_at while connected
+    const { key: shortKey, secret: shortSecret } = await t.server.app.get(ApiKeysService).create({ name: 'events-expiring', scopes: ['agents:read'], expiresAt: new Date(Date.now() + 2_500) });
+    const s4 = await subscribe(id, shortSecret);
+    await s4.next('hello');
+    expect(shortKey.expiresAt).not.toBeNull();
+    expect(await s4.whenClosed(8_000)).toEqual({ code: 4401, reason: 'api key expired' });
 
     const s3 = await subscribe(id);
     await s3.next('hello');
