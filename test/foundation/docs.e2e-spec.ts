@@ -73,6 +73,24 @@ describe('README truths', () => {
     }
   });
 
+  it("shows how to watch an agent's events with what the repository has: npm run watch and the events WebSocket", () => {
+    const readme = read('README.md');
+    const start = readme.indexOf("## Watching an agent's events");
+    expect(start).toBeGreaterThan(0);
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 5));
+    // npm run watch is a script of package.json, on a file that needs no build step (plain JavaScript)
+    const watch = JSON.parse(read('package.json')).scripts.watch as string;
+    expect(watch).toMatch(/^node scripts\/[\w-]+\.js$/);
+    expect(existsSync(join(__dirname, '../..', watch.split(' ')[1]))).toBe(true);
+    expect(section).toContain('npm run watch -- --url http://localhost:3000 --key "$KEY" --agent 42');
+    // the plain client uses the key as ?api_key= on the path the server serves (test/process/watch.e2e-spec.ts runs it)
+    expect(section).toContain('"ws://localhost:3000/rmm/42/?api_key=$KEY"');
+    expect(sources('apps/api/src').some((f) => /['"`]\/rmm\/[:{$]/.test(read(f)))).toBe(true);
+    for (const doc of ['docs/events.md', 'docs/asyncapi.yaml']) expect(section).toContain(`(${doc})`);
+    // and it is no longer announced as coming
+    expect(readme).not.toMatch(/Nothing listens on that path yet|Not there yet: the `\/rmm\//);
+  });
+
   it('git-ignores the files its examples leave in the project folder', () => {
     const ignored = read('.gitignore').split('\n');
     for (const entry of ['/enrollment.json', '/deployment.json', '/rmm-agent-*']) expect(ignored).toContain(entry);

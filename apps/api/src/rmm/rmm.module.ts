@@ -7,6 +7,7 @@ import { ChecksModule } from './checks/checks.module';
 import { ClientsModule } from './clients/clients.module';
 import { RmmCoreModule, RmmThrottlerStorageModule } from './common/rmm-core.module';
 import { DeploymentsModule } from './deployments/deployments.module';
+import { EventsModule } from './events/events.module';
 import { ScriptsModule } from './scripts/scripts.module';
 import { TasksModule } from './tasks/tasks.module';
 import { RegistrationModule } from './agent-registration/registration.module';
@@ -26,6 +27,7 @@ import { RegistrationModule } from './agent-registration/registration.module';
     AlertsModule,
     RegistrationModule,
     AuditModule,
+    EventsModule,
   ],
 })
 export class RmmModule {}

@@ -1,6 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { errorExamples, surfaceOf } from './openapi-examples';
 
 export const API_KEY_SECURITY = 'api-key';
@@ -36,7 +38,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '(/auth/v1, /rest/v1) and the management backend (/api/v3, X-API-KEY). ' +
         'Under "Authorize", paste a management API key (api-key) to try the /api/v3 calls, the data platform\'s ' +
         'DATA_ANON_KEY or DATA_SERVICE_ROLE_KEY (data-key) for /auth/v1 and /rest/v1, and a user\'s access_token ' +
-        '(user-jwt, from POST /auth/v1/token) for the enrollment function. `npm run cli -- keys show` prints the keys.',
+        '(user-jwt, from POST /auth/v1/token) for the enrollment function. `npm run cli -- keys show` prints the keys. ' +
+        'Live events: the WebSocket /rmm/{agent_id}/ (X-API-KEY or ?api_key=, scope agents:read) is described by the ' +
+        `AsyncAPI document [${ASYNCAPI_PATH}](${ASYNCAPI_PATH}) (docs/events.md in the repository).`,
     )
     .setVersion('3')
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
@@ -278,11 +282,26 @@ function addErrorExamples(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/** The events WebSocket's AsyncAPI 3 document (docs/asyncapi.yaml), served beside Swagger UI. */
+export const ASYNCAPI_PATH = '/docs/asyncapi.yaml';
+
+/** docs/asyncapi.yaml of the project this code runs from (src/ under ts-jest, dist/ once built), if present. */
+export function asyncApiFile(from = __dirname): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) {
+      const file = join(dir, 'docs', 'asyncapi.yaml');
+      return existsSync(file) ? file : undefined;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 /** What Swagger UI loads; the rest of swagger-ui-dist (package.json, README, source maps, its stock index.html) is not served. */
 const DOCS_FILES = new Set([
   '/docs',
   '/docs/openapi.json',
   '/docs/openapi.yaml',
+  ASYNCAPI_PATH,
   '/docs/swagger-ui.css',
   '/docs/swagger-ui-bundle.js',
   '/docs/swagger-ui-standalone-preset.js',
@@ -292,7 +311,8 @@ const DOCS_FILES = new Set([
 ]);
 
 /**
- * Swagger UI at /docs, the document at /docs/openapi.json; /docs/ redirects so relative assets load. Keys
+ * Swagger UI at /docs, the document at /docs/openapi.json, the events WebSocket's AsyncAPI document at
+ * /docs/asyncapi.yaml; /docs/ redirects so relative assets load. Keys
  * typed under "Authorize" are not kept in the browser's storage (an admin key would outlive the tab).
  */
 export function setupSwagger(app: INestApplication): OpenAPIObject {
@@ -309,6 +329,15 @@ export function setupSwagger(app: INestApplication): OpenAPIObject {
       return;
     }
     done();
+  });
+  const asyncApi = asyncApiFile();
+  const asyncApiText = asyncApi ? readFileSync(asyncApi, 'utf8') : undefined;
+  fastify.get(ASYNCAPI_PATH, (_request, reply) => {
+    if (asyncApiText === undefined) {
+      void reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ statusCode: 404, message: 'Not found' }));
+      return;
+    }
+    void reply.type('application/yaml; charset=utf-8').send(asyncApiText);
   });
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs/openapi.json',

@@ -6,6 +6,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { Clock } from '../../common/clock';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { parseId } from '../../common/values';
+import { refuseUpgrade, upgradeRouterOf } from '../../common/http/upgrade-router';
 import { RmmEvents } from '../events/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceRepository } from './agent-presence.repository';
@@ -39,6 +40,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
   private pinger?: NodeJS.Timeout;
   private sweeper?: NodeJS.Timeout;
   private offRegistered?: () => void;
+  private offRoute?: () => void;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -52,7 +54,12 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
   onApplicationBootstrap(): void {
     this.server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
     if (!this.server) return; // (the CLI's context serves no HTTP)
-    this.server.on('upgrade', this.onUpgrade);
+    // Through the server's one upgrade router (common/http/upgrade-router.ts), beside the events WebSocket.
+    this.offRoute = upgradeRouterOf(this.server).register({
+      name: 'agent channel',
+      match: (path) => (path.replace(/\/+$/, '') === AGENT_WS_PATH ? {} : null),
+      handle: this.onUpgrade,
+    });
     this.offRegistered = this.events.on('agent.registered', ({ agentId, reenrolled }) => {
       if (reenrolled) this.sockets.get(agentId)?.close(CLOSE.secretReplaced.code, CLOSE.secretReplaced.reason);
     });
@@ -92,7 +99,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     clearInterval(this.pinger);
     clearInterval(this.sweeper);
     this.offRegistered?.();
-    this.server?.off('upgrade', this.onUpgrade);
+    this.offRoute?.();
     for (const ws of this.sockets.values()) ws.close(CLOSE.shuttingDown.code, CLOSE.shuttingDown.reason);
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
@@ -101,20 +108,16 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     return this.sockets.has(agentId);
   }
 
+  /** An upgrade to /agent/v1/ws (the router answers 404 to paths no WebSocket serves). */
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const path = (req.url ?? '').split('?')[0].replace(/\/+$/, '');
-    // The only WebSocket path so far: any other upgrade is answered 404 rather than left hanging. (The events
-    // WebSocket /rmm/{agent_id}/ will need one router for upgrades.)
-    if (path !== AGENT_WS_PATH) return refuse(socket, 404, 'Not found');
-    socket.on('error', () => socket.destroy());
     void this.authenticate(req).then(
       (agentId) => {
-        if (agentId === null) return refuse(socket, 401, 'Invalid agent credentials');
+        if (agentId === null) return refuseUpgrade(socket, 401, 'Invalid agent credentials');
         this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(agentId, ws));
       },
       (err: Error) => {
         this.logger.warn(`agent upgrade failed: ${err.message}`);
-        refuse(socket, 503, 'the database is not available, retry shortly');
+        refuseUpgrade(socket, 503, 'the database is not available, retry shortly');
       },
     );
   };
@@ -182,11 +185,4 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
         ws.send(JSON.stringify({ type: 'error', message: 'unknown message: send {type: "heartbeat", facts?}, {type: "script.output", runId, stream, chunk, seq}, {type: "check.result", …} or {type: "result", id, ok, result|error}' }));
     }
   }
-}
-
-/** Ends an upgrade request with a plain HTTP answer (before any WebSocket exists). */
-function refuse(socket: Duplex, status: 401 | 404 | 503, detail: string): void {
-  const body = JSON.stringify({ detail });
-  const text = { 401: 'Unauthorized', 404: 'Not Found', 503: 'Service Unavailable' }[status];
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

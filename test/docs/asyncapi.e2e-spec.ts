@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WIRE_EVENTS } from '../../apps/api/src/rmm/events/events-wire';
+import { startTestApp, TestApp } from '../utils/test-app';
+
+// js-yaml comes with @nestjs/swagger (a dependency); its types are not installed.
+const { load } = require('js-yaml') as { load(text: string): unknown };
+
+const ROOT = join(__dirname, '..', '..');
+const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
+type Doc = Record<string, any>;
+
+/** The JSON pointer `#/a/b` in the document (undefined when it names nothing). */
+const resolve = (doc: Doc, ref: string): unknown =>
+  ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<any>((node, key) => (node === undefined ? undefined : node[key]), doc);
+
+/** Every `$ref` anywhere in the document. */
+const refs = (node: unknown): string[] =>
+  Array.isArray(node) ? node.flatMap(refs) : node && typeof node === 'object' ? Object.entries(node).flatMap(([k, v]) => (k === '$ref' ? [String(v)] : refs(v))) : [];
+
+describe('docs/asyncapi.yaml and docs/events.md (the events WebSocket, documented)', () => {
+  const text = read('docs/asyncapi.yaml');
+  const doc = load(text) as Doc;
+
+  it('is an AsyncAPI 3.0.0 document of the channel /rmm/{agent_id}/ with both key schemes, every $ref resolving', () => {
+    expect(doc.asyncapi).toBe('3.0.0');
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    expect(doc.channels.agentEvents).toMatchObject({ address: '/rmm/{agent_id}/', parameters: { agent_id: expect.any(Object) } });
+    expect(doc.servers.local).toMatchObject({ protocol: 'ws', host: expect.any(String) });
+    expect(doc.components.securitySchemes).toEqual({
+      apiKeyHeader: expect.objectContaining({ type: 'httpApiKey', name: 'X-API-KEY', in: 'header' }),
+      apiKeyQuery: expect.objectContaining({ type: 'httpApiKey', name: 'api_key', in: 'query' }),
+    });
+    expect(doc.operations.sendAgentEvents).toMatchObject({ action: 'send', channel: { $ref: '#/channels/agentEvents' } });
+    const all = refs(doc);
+    expect(all.length).toBeGreaterThan(40);
+    for (const ref of all) expect([ref, resolve(doc, ref) !== undefined]).toEqual([ref, true]);
+  });
+
+  it('describes every event the server sends (the mapper\'s list), one message each, named as on the wire', () => {
+    const messages = Object.values(doc.components.messages) as Doc[];
+    const named = messages.map((m) => m.name).sort();
+    expect(named).toEqual([...WIRE_EVENTS].sort());
+    for (const m of messages) {
+      const own = (m.payload.allOf as Doc[]).find((part) => part.properties?.event);
+      expect([m.name, own?.properties.event.const, m.payload.allOf[0]]).toEqual([m.name, m.name, { $ref: '#/components/schemas/Envelope' }]);
+    }
+    const channel = Object.values(doc.channels.agentEvents.messages).map((m: any) => (resolve(doc, m.$ref) as Doc).name);
+    expect(channel.sort()).toEqual([...WIRE_EVENTS].sort());
+    expect(doc.operations.sendAgentEvents.messages).toHaveLength(WIRE_EVENTS.length);
+  });
+
+  it("names every event in docs/events.md's table", () => {
+    const prose = read('docs/events.md');
+    for (const event of WIRE_EVENTS) expect([event, prose.includes(`| \`${event}\` |`)]).toEqual([event, true]);
+  });
+
+  it('passes Spectral\'s AsyncAPI rules (.spectral-asyncapi.yaml), warnings and hints included', () => {
+    const r = spawnSync(join(ROOT, 'node_modules', '.bin', 'spectral'), ['lint', '--ruleset', '.spectral-asyncapi.yaml', '--format', 'json', '--fail-severity', 'hint', 'docs/asyncapi.yaml'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+    const findings = JSON.parse(out.slice(out.indexOf('['), out.lastIndexOf(']') + 1)) as Array<{ code: string; message: string; path: string[] }>;
+    expect(findings.map((f) => `${f.code} at ${f.path.join('.')}: ${f.message}`)).toEqual([]);
+    expect(r.status).toBe(0);
+  }, 60_000);
+
+  describe('served', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp();
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    it('at /docs/asyncapi.yaml (the committed file, as YAML), linked from the Swagger page\'s description; other /docs files stay 404', async () => {
+      const res = await t.http.get('/docs/asyncapi.yaml').buffer(true).parse((r, done) => {
+        let body = '';
+        r.setEncoding('utf8');
+        r.on('data', (c: string) => (body += c));
+        r.on('end', () => done(null, body));
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/yaml; charset=utf-8');
+      expect(res.body).toBe(text);
+      const openapi = await t.http.get('/docs/openapi.json');
+      expect(openapi.body.info.description).toContain('[/docs/asyncapi.yaml](/docs/asyncapi.yaml)');
+      expect(JSON.parse(read('docs/openapi.json')).info.description).toBe(openapi.body.info.description);
+      for (const path of ['/docs/asyncapi.json', '/docs/events.md', '/docs/asyncapi.yaml/x']) expect([path, (await t.http.get(path)).status]).toEqual([path, 404]);
+    });
+  });
+});
