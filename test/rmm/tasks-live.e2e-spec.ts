@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -222,7 +222,7 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
     const offs = [onEvents(a, 'alert.created', created), onEvents(a, 'alert.resolved', resolved)];
     try {
       const task = await createTask(a, { name: 'Nightly cleanup', agent: agentId, script: failing });
-      await until('three failed runs', async () => (await runsOf(a, task.id)).filter((r) => r.status === 'failed').length >= 3, 20_000);
+      await until('two failed runs', async () => (await runsOf(a, task.id)).filter((r) => r.status === 'failed').length >= 2, 20_000);
       const failed = (await runsOf(a, task.id)).find((r) => r.status === 'failed')!;
       expect(failed).toMatchObject({ retcode: 1, stderr: 'disk full\n', finished_at: expect.any(String) });
       expect((await a.http.get(`/api/v3/tasks/${task.id}/`).set(admin)).body.last_retcode).toBe(1);
@@ -279,6 +279,7 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
       runs = await stop(b, task.id);
     } finally {
       offs.forEach((off) => off());
+      await b.close(); // the tests after this one have the agent's instance to themselves
     }
     const dues = runs.map((r) => new Date(r.due_at).getTime()).sort((x, y) => x - y);
     expect(new Set(dues).size).toBe(dues.length);
@@ -293,6 +294,58 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
     const status = new Map(runs.map((r) => [r.id, r.status]));
     expect(byA.map((id) => status.get(id))).toEqual(byA.map(() => 'succeeded'));
     expect(byB.map((id) => status.get(id))).toEqual(byB.map(() => 'agent_offline'));
+  });
+
+  it('records a script killed at its time-out as timed_out, and alerts', async () => {
+    const slow = await a.http.post('/api/v3/scripts/').set(admin).send({ name: 'tasks-live-slow', shell: 'bash', body: 'echo start; sleep 30', default_timeout: 1 });
+    expect(slow.status).toBe(201);
+    const task = await createTask(a, { name: 'Too slow', agent: agentId, script: slow.body.id });
+    await until('a timed-out run', async () => (await runsOf(a, task.id)).some((r) => r.status === 'timed_out'), 20_000);
+    const runs = await stop(a, task.id);
+    expect(runs.find((r) => r.status === 'timed_out')).toMatchObject({ retcode: null, finished_at: expect.any(String), script_run: expect.any(Number) });
+    const open = (await a.http.get(`/api/v3/alerts/?alert_type=task_failure&agent=${agentId}`).set(admin)).body.filter((x: { task: number | null }) => x.task === task.id);
+    expect(open.map((x: { message: string }) => x.message)).toEqual(['Task "Too slow" failed: it timed out after 1 s']);
+  });
+
+  it('runs one run of a task at a time: a due time that comes while a run is still running waits for it', async () => {
+    const slow = await script('tasks-live-slower', 'sleep 2.5; echo done'); // longer than the 2 s between due times
+    const task = await createTask(a, { name: 'Slower than its schedule', agent: agentId, script: slow });
+    await until('two finished runs', async () => (await runsOf(a, task.id)).filter((r) => r.status === 'succeeded').length >= 2, 20_000);
+    const runs = [...(await stop(a, task.id))].reverse(); // oldest first
+    for (let i = 1; i < runs.length; i++) {
+      expect(new Date(runs[i].started_at).getTime()).toBeGreaterThanOrEqual(new Date(runs[i - 1].finished_at!).getTime());
+      expect(new Date(runs[i].due_at).getTime()).toBeGreaterThan(new Date(runs[i - 1].due_at).getTime());
+    }
+  });
+
+  it('records a run whose agent is killed mid-run as interrupted, and alerts', async () => {
+    const pidFile = join(work, 'killed-script.pid');
+    const sleeper = await a.http.post('/api/v3/scripts/').set(admin).send({ name: 'tasks-live-killed', shell: 'bash', body: `echo $$ > ${pidFile}; sleep 30`, default_timeout: 60 });
+    expect(sleeper.status).toBe(201);
+    const task = await createTask(a, { name: 'Killed mid-run', agent: agentId, script: sleeper.body.id });
+    try {
+      await until('the script to start', async () => {
+        try {
+          return readFileSync(pidFile, 'utf8').trim() !== '';
+        } catch {
+          return false;
+        }
+      }, 20_000);
+      const exited = new Promise((r) => agentProcess!.once('exit', r));
+      agentProcess!.kill('SIGKILL');
+      await exited;
+      const interrupted = await until('an interrupted run', async () => (await runsOf(a, task.id)).find((r) => r.status === 'interrupted'));
+      expect(interrupted).toMatchObject({ retcode: null, finished_at: expect.any(String), script_run: expect.any(Number) });
+      const open = (await a.http.get(`/api/v3/alerts/?alert_type=task_failure&agent=${agentId}`).set(admin)).body.filter((x: { task: number | null }) => x.task === task.id);
+      expect(open.map((x: { message: string }) => x.message)).toEqual(['Task "Killed mid-run" failed: the agent went away mid-run']);
+      await stop(a, task.id);
+    } finally {
+      try {
+        process.kill(-Number(readFileSync(pidFile, 'utf8').trim()), 'SIGKILL'); // the script the killed agent left behind
+      } catch {
+        /* gone already */
+      }
+    }
   });
 
   it('after a restart: one run for the missed due time (no burst), back on schedule, and runs left running by a dead server interrupted', async () => {
@@ -312,16 +365,20 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
     const later = new FixedClock(new Date(Date.now() + 60 * 60 * 1000));
     const c = await startInstance(later);
     const scheduler = c.server.app.get(TaskScheduler);
+    const isFresh = (r: TaskRun): boolean => !before.some((x) => x.id === r.id) && r.id !== orphan;
+    // The orphan holds the task (one run at a time) until the start-up sweep closes it; then the missed due time runs.
+    await until('the missed due time to run', async () => {
+      await scheduler.tick();
+      await scheduler.idle();
+      return (await runsOf(c, task.id)).some(isFresh);
+    });
     for (let i = 0; i < 5; i++) await scheduler.tick();
     await scheduler.idle();
 
-    const runs = await until('the stale run interrupted', async () => {
-      const r = await runsOf(c, task.id);
-      return r.find((x) => x.id === orphan)?.status === 'interrupted' ? r : undefined;
-    });
-    const fresh = runs.filter((r) => !before.some((x) => x.id === r.id) && r.id !== orphan);
+    const runs = await runsOf(c, task.id);
+    const fresh = runs.filter(isFresh);
     expect(fresh).toHaveLength(1);
-    expect(fresh[0]).toMatchObject({ due_at: missed.toISOString(), started_at: later.now().toISOString(), status: 'agent_offline' });
+    expect(fresh[0]).toMatchObject({ due_at: missed.toISOString(), started_at: later.now().toISOString(), status: 'agent_offline' }); // (the agent was killed above)
     expect(runs.find((r) => r.id === orphan)).toMatchObject({ status: 'interrupted', finished_at: expect.any(String) });
     const now = (await c.http.get(`/api/v3/tasks/${task.id}/`).set(admin)).body;
     const next = new Date(now.next_run_at).getTime();

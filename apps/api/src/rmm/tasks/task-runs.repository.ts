@@ -58,13 +58,15 @@ export class TaskRunsRepository {
 
   /**
    * Inside the claiming transaction: the enabled tasks due at `now`, oldest due first, locked (FOR UPDATE
-   * SKIP LOCKED: another instance claiming at the same moment takes other tasks, or none).
+   * SKIP LOCKED: another instance claiming at the same moment takes other tasks, or none). A task whose
+   * previous run is still running is not due yet: it waits for that run to end (one run of a task at a time).
    */
   lockDue(now: Date, limit: number): Promise<DueTask[]> {
     return this.tx.query<DueTask[]>(
-      `SELECT id, name, agent_id AS "agentId", script_id AS "scriptId", schedule, next_run_at AS "dueAt"
-         FROM tasks WHERE enabled AND next_run_at <= $1
-        ORDER BY next_run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt"
+         FROM tasks t WHERE t.enabled AND t.next_run_at <= $1
+          AND NOT EXISTS (SELECT 1 FROM task_runs r WHERE r.task_id = t.id AND r.status = 'running')
+        ORDER BY t.next_run_at, t.id LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
       [now, limit],
     );
   }

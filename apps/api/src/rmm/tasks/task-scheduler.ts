@@ -95,7 +95,11 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
     const claimed = await this.claim(free);
     for (const run of claimed) {
       const done = this.carry(run)
-        .catch((err: Error) => this.logger.warn(`task run ${run.runId} (task ${run.taskId}) failed: ${err.message}`))
+        .catch(async (err: Error) => {
+          // (the database, most likely): closed as failed if it can be, else the stale sweep closes it later
+          this.logger.warn(`task run ${run.runId} (task ${run.taskId}) failed: ${err.message}`);
+          await this.finish(run, this.outcome('failed'), 'the server could not carry it').catch(() => undefined);
+        })
         .finally(() => this.inFlight.delete(run.runId));
       this.inFlight.set(run.runId, { run, done });
     }
@@ -167,9 +171,9 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
    */
   private async finish(run: Pick<ClaimedRun, 'runId' | 'taskId' | 'taskName' | 'agentId'>, outcome: TaskRunOutcome, reason?: string): Promise<void> {
     if (!(await this.repo.finish(run.runId, outcome))) return;
-    await this.repo.prune(run.taskId).catch((err: Error) => this.logger.warn(`task ${run.taskId} runs not pruned: ${err.message}`));
     this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: outcome.status, retcode: outcome.retcode });
     await this.alertOn(run, outcome.status, reason);
+    await this.repo.prune(run.taskId).catch((err: Error) => this.logger.warn(`task ${run.taskId} runs not pruned: ${err.message}`));
   }
 
   private async alertOn(run: Pick<ClaimedRun, 'taskId' | 'taskName' | 'agentId'>, status: TaskRunOutcome['status'], reason: string | undefined): Promise<void> {
