@@ -138,6 +138,20 @@ describe('/api/v3 checks, tasks and alerts', () => {
       });
       const list = await t.http.get('/api/v3/tasks').set(admin());
       expect(list.body).toContainEqual(res.body);
+      // Gone again: this file moves the clock, and a due task would fire (agent_offline, a task_failure alert).
+      expect((await t.http.delete(`/api/v3/tasks/${res.body.id}/`).set(admin())).status).toBe(204);
+    });
+
+    it('accepts a six-field schedule (seconds first), its next_run_at on the second', async () => {
+      const res = await t.http.post('/api/v3/tasks/').set(admin()).send({ name: 'Every two seconds', agent: String(agent), script: scriptId, schedule: '*/2 * * * * *', enabled: false });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ schedule: '*/2 * * * * *', enabled: false, next_run_at: null });
+      const on = await t.http.patch(`/api/v3/tasks/${res.body.id}/`).set(admin()).send({ enabled: true, schedule: '30 * * * * *' });
+      expect(on.body).toMatchObject({ enabled: true, schedule: '30 * * * * *', next_run_at: '2026-01-01T00:01:30.000Z' });
+      const runs = await t.http.get(`/api/v3/tasks/${res.body.id}/runs/`).set(admin());
+      expect([runs.status, runs.body]).toEqual([200, []]);
+      expect((await t.http.delete(`/api/v3/tasks/${res.body.id}/`).set(admin())).status).toBe(204);
+      expect((await t.http.get(`/api/v3/tasks/${res.body.id}/runs/`).set(admin())).status).toBe(404);
     });
 
     it('keeps next_run_at null while disabled and recomputes it when enabled or rescheduled', async () => {
@@ -158,7 +172,8 @@ describe('/api/v3 checks, tasks and alerts', () => {
 
     it.each([
       ['* * * *', 'schedule'],
-      ['0 0 * * * *', 'schedule'],
+      ['0 0 * * * * *', 'schedule'],
+      ['60 * * * * *', 'schedule'],
       ['61 * * * *', 'schedule'],
       ['every day', 'schedule'],
     ])('refuses the schedule %j (400 naming schedule)', async (schedule, field) => {

@@ -66,6 +66,9 @@ export interface AppConfig {
   logFormat?: 'json' | 'pretty';
   /** Browser origins (`https://dash.example.com`) allowed to call /api/v3 (CORS); none by default. */
   rmmCorsOrigins: string[];
+  /** How often each instance looks for due tasks, and how many task runs one instance carries at once. */
+  taskTickMs: number;
+  taskMaxConcurrentRuns: number;
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -141,6 +144,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     agentOverdueAfterSeconds: overdueAfter,
     logFormat: text(env, 'LOG_FORMAT') === undefined ? undefined : oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     rmmCorsOrigins: origins(env, 'RMM_CORS_ORIGINS'),
+    taskTickMs: integer(env, 'RMM_TASK_TICK_MS', 1_000, 100, 60_000),
+    taskMaxConcurrentRuns: integer(env, 'RMM_TASK_MAX_CONCURRENT_RUNS', 20, 1, 1_000),
   };
 }
 

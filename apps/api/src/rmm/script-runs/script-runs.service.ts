@@ -17,6 +17,11 @@ const STALE_SWEEP_MS = 60_000;
 
 type Answer = AgentCommands['script.run']['out'];
 
+/** What became of a run the server asked for itself (runForServer). */
+export type ServerRunResult =
+  | { sent: false; runId?: number }
+  | { sent: true; runId: number; timeoutSeconds: number; outcome: RunOutcome };
+
 /**
  * runscript for real: every run is stored, sent to the agent over its channel, and its outcome recorded:
  * `wait` and `collector` answer when the script has finished (the newest collector run of a script is the
@@ -83,23 +88,50 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
     return run;
   }
 
+  /**
+   * A run the server asks for itself (a task's): stored and streamed like runscript's (output wait, the
+   * script's default time-out and arguments), announced through `onSent(runId)` once it is on its way, and
+   * settled without throwing: the recorded outcome, or `sent: false` when the agent is not connected here.
+   */
+  async runForServer(agentId: number, script: ScriptEntity, onSent: (runId: number) => Promise<void>): Promise<ServerRunResult> {
+    if (!(await this.channel.isOnline(agentId))) return { sent: false };
+    const timeoutSeconds = script.defaultTimeout ?? 90;
+    const args = script.defaultArgs;
+    const run = await this.repo.insert(
+      { agentId, scriptId: script.id, scriptName: script.name, shell: script.shell, args, output: 'wait', timeoutSeconds, requestedByKeyId: null },
+      this.clock.now(),
+    );
+    const pending = this.channel.request(agentId, 'script.run', { runId: run.id, shell: script.shell, body: script.body, args, timeoutSeconds }, (timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000);
+    this.events.emit('script.started', { agentId, runId: run.id, script: script.id });
+    await onSent(run.id).catch((err: Error) => this.logger.warn(`run ${run.id}: ${err.message}`));
+    const settled = await this.record(run, pending);
+    if (settled.error !== undefined && settled.error instanceof DomainError && settled.error.code === AgentsErrorCode.NotConnected) return { sent: false, runId: run.id };
+    return { sent: true, runId: run.id, timeoutSeconds, outcome: settled.outcome };
+  }
+
   /** Waits for the agent's answer and records the outcome, whatever it is; rethrows a failure. */
   private async settle(run: ScriptRunEntity, pending: Promise<Answer>): Promise<Answer> {
+    const settled = await this.record(run, pending);
+    if (settled.answer === undefined) throw settled.error;
+    return settled.answer;
+  }
+
+  /** Waits for the agent's answer and records the outcome, whatever it is (never throws for the agent's failures). */
+  private async record(run: ScriptRunEntity, pending: Promise<Answer>): Promise<{ answer: Answer; outcome: RunOutcome; error?: undefined } | { answer?: undefined; outcome: RunOutcome; error: unknown }> {
     let answer: Answer;
     try {
       answer = await pending;
     } catch (err) {
       const code = err instanceof DomainError ? err.code : undefined;
       const status: RunOutcome['status'] = code === AgentsErrorCode.NoAnswer ? 'timed_out' : code === AgentsErrorCode.Disconnected ? 'interrupted' : 'failed';
-      await this.repo
-        .finish(run.id, { status, retcode: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, timedOut: status === 'timed_out', executionTime: null, finishedAt: this.clock.now() })
-        .catch((e: Error) => this.logger.warn(`run ${run.id} outcome not written: ${e.message}`));
+      const outcome: RunOutcome = { status, retcode: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, timedOut: status === 'timed_out', executionTime: null, finishedAt: this.clock.now() };
+      await this.repo.finish(run.id, outcome).catch((e: Error) => this.logger.warn(`run ${run.id} outcome not written: ${e.message}`));
       this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: null, executionTime: 0, timedOut: status === 'timed_out' });
-      throw err;
+      return { outcome, error: err };
     }
     const stdout = String(answer.stdout ?? '');
     const stderr = String(answer.stderr ?? '');
-    await this.repo.finish(run.id, {
+    const outcome: RunOutcome = {
       status: answer.timedOut ? 'timed_out' : 'finished',
       retcode: Number.isInteger(answer.retcode) ? answer.retcode : null,
       stdout: stdout.slice(0, RUN_OUTPUT_CAP),
@@ -109,9 +141,10 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
       timedOut: answer.timedOut === true,
       executionTime: Number.isFinite(answer.executionTime) ? answer.executionTime : null,
       finishedAt: this.clock.now(),
-    });
+    };
+    await this.repo.finish(run.id, outcome);
     const executionTime = Number.isFinite(answer.executionTime) ? answer.executionTime : 0;
-    this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: Number.isInteger(answer.retcode) ? answer.retcode : null, executionTime, timedOut: answer.timedOut === true });
-    return { ...answer, executionTime };
+    this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: outcome.retcode, executionTime, timedOut: outcome.timedOut });
+    return { answer: { ...answer, executionTime }, outcome };
   }
 }

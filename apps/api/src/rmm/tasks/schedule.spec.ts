@@ -1,4 +1,5 @@
-import { nextRun } from './schedule';
+import { FixedClock } from '../../common/clock';
+import { nextAfterClaim, nextRun } from './schedule';
 
 const at = (iso: string): Date => new Date(iso);
 
@@ -65,15 +66,17 @@ describe('nextRun', () => {
 
   it.each([
     ['* * * *', 4],
-    ['0 0 * * * *', 6],
     ['0', 1],
-    ['', 1],
+    ['', 0],
+    ['   ', 0],
     ['@daily', 1],
-    ['0 0 1 1 * 2030', 6],
-  ])('refuses %j: a cron expression has 5 fields, got %i', (schedule, got) => {
+    ['0 0 1 1 * 2030 1', 7],
+  ])('refuses %j: a cron expression has 5 or 6 fields, got %i', (schedule, got) => {
     const err = errorOf(schedule);
     expect(err.message).toBe('validation error');
-    expect(err.fields).toEqual([{ field: 'schedule', message: `a cron expression has 5 fields (minute hour day month weekday), got ${got}` }]);
+    expect(err.fields).toEqual([
+      { field: 'schedule', message: `a cron expression has 5 fields (minute hour day month weekday) or 6 (second minute hour day month weekday), got ${got}` },
+    ]);
   });
 
   it.each([
@@ -84,6 +87,9 @@ describe('nextRun', () => {
     ['every day at noon ok', /invalid characters/i],
     ['*/0 * * * *', /./],
     ['0 0 30 2 *', /./], // 30 February never comes
+    ['60 * * * * *', /60/], // seconds run 0-59
+    ['*/0 * * * * *', /./],
+    ['0 0 1 1 * 2030', /2030/], // six fields are second-first: 2030 is no weekday
   ])('refuses the invalid expression %j, naming schedule with the parser\'s reason', (schedule, reason) => {
     const err = errorOf(schedule);
     expect(err.message).toBe('validation error');
@@ -91,5 +97,49 @@ describe('nextRun', () => {
     expect(err.fields[0].field).toBe('schedule');
     expect(err.fields[0].message).toMatch(/^invalid cron expression: /);
     expect(err.fields[0].message).toMatch(reason);
+  });
+
+  describe('six fields: the first is seconds', () => {
+    it.each([
+      ['*/2 * * * * *', '2026-01-01T00:00:00.500Z', '2026-01-01T00:00:02.000Z'],
+      ['*/2 * * * * *', '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:04.000Z'],
+      ['* * * * * *', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z'],
+      ['30 * * * * *', '2026-01-01T00:00:31Z', '2026-01-01T00:01:30.000Z'],
+      ['0 0 3 * * *', '2026-01-01T04:00:00Z', '2026-01-02T03:00:00.000Z'], // the same as 0 3 * * *
+      ['15 30 6 * * 1', '2026-01-01T04:00:00Z', '2026-01-05T06:30:15.000Z'],
+    ])('runs %s, from %s, next at %s', (schedule, from, next) => {
+      expect(nextRun(schedule, at(from)).toISOString()).toBe(next);
+    });
+
+    it('lands on whole seconds of the grid', () => {
+      const from = at('2026-03-14T15:09:26.535Z');
+      const next = nextRun('*/2 * * * * *', from);
+      expect(next.toISOString()).toBe('2026-03-14T15:09:28.000Z');
+    });
+  });
+});
+
+describe('nextAfterClaim (the catch-up rule)', () => {
+  it('on time: the next due time after the one claimed', () => {
+    const clock = new FixedClock(at('2026-01-01T00:05:00.200Z'));
+    expect(nextAfterClaim('*/5 * * * *', at('2026-01-01T00:05:00Z'), clock.now()).toISOString()).toBe('2026-01-01T00:10:00.000Z');
+  });
+
+  it('after a server was down for hours: one run for the missed due time, then back on schedule (no burst)', () => {
+    const clock = new FixedClock(at('2026-01-01T00:05:00Z'));
+    const due = nextRun('*/5 * * * *', clock.now()); // 00:10
+    clock.advance(3 * 60 * 60 * 1000 + 42_000); // the server comes back at 03:05:42
+    const next = nextAfterClaim('*/5 * * * *', due, clock.now());
+    expect(next.toISOString()).toBe('2026-01-01T03:10:00.000Z');
+    expect(next.getTime()).toBeGreaterThan(clock.now().getTime());
+  });
+
+  it('six fields: a claim late by 7 s skips the due times it missed', () => {
+    const clock = new FixedClock(at('2026-01-01T00:00:09.300Z'));
+    expect(nextAfterClaim('*/2 * * * * *', at('2026-01-01T00:00:02Z'), clock.now()).toISOString()).toBe('2026-01-01T00:00:10.000Z');
+  });
+
+  it('a claim made before its due time (a clock behind) still moves strictly past the due time', () => {
+    expect(nextAfterClaim('*/2 * * * * *', at('2026-01-01T00:00:02Z'), at('2026-01-01T00:00:01Z')).toISOString()).toBe('2026-01-01T00:00:04.000Z');
   });
 });

@@ -3,9 +3,10 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
-import { isPaged, pageOf } from '../common/pagination.dto';
+import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
 import { RequireScope, RmmController } from '../common/scopes';
+import { TaskRunDto, toTaskRunDto } from './task-runs.dto';
 import { CreateTaskDto, TaskDto, TaskFilterDto, toTaskDto, UpdateTaskDto } from './tasks.dto';
 import { TasksService } from './tasks.service';
 
@@ -32,9 +33,31 @@ export class TasksController {
     return toTaskDto(await this.tasks.get(id));
   }
 
+  @Get(':id/runs')
+  @RequireScope('tasks:read')
+  @ApiOperation({
+    summary:
+      "A task's runs, newest first: one per due time of its schedule (due_at), with its status, return code and output (capped at 64 KiB each). The newest 200 are kept. Scope: tasks:read",
+  })
+  @ApiOkResponse({ type: [TaskRunDto] })
+  async runs(@Param('id', ParseIdPipe) id: number, @Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<TaskRunDto[]> {
+    const [rows, total] = await this.tasks.runs(id, pageOf(q));
+    setTotal(reply, isPaged(q) ? total : undefined);
+    return rows.map(toTaskRunDto);
+  }
+
+  @Get(':id/runs/:runId')
+  @RequireScope('tasks:read')
+  @ApiOperation({ summary: 'One run of a task. Scope: tasks:read' })
+  @ApiOkResponse({ type: TaskRunDto })
+  @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such task or run' })
+  async run(@Param('id', ParseIdPipe) id: number, @Param('runId', ParseIdPipe) runId: number): Promise<TaskRunDto> {
+    return toTaskRunDto(await this.tasks.run(id, runId));
+  }
+
   @Post()
   @RequireScope('tasks:write')
-  @ApiOperation({ summary: 'Schedule a script on an agent (cron, UTC). Scope: tasks:write' })
+  @ApiOperation({ summary: 'Schedule a script on an agent: cron in UTC, 5 fields, or 6 with seconds first (*/2 * * * * *: every 2 s). Each due time runs once (GET /api/v3/tasks/{id}/runs/); a failing run opens a task_failure alert, the next successful one resolves it. Scope: tasks:write' })
   @ApiCreatedResponse({ type: TaskDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error: schedule, agent, script' })
   async create(@Body() body: CreateTaskDto): Promise<TaskDto> {

@@ -30,7 +30,10 @@ export class CreateTaskDto {
   @Max(PG_INT_MAX)
   script: number;
 
-  @ApiProperty({ example: '0 3 * * *', description: 'Cron expression, 5 fields (minute hour day month weekday), UTC' })
+  @ApiProperty({
+    example: '0 3 * * *',
+    description: 'Cron expression in UTC: 5 fields (minute hour day month weekday), or 6 whose first is seconds (`*/2 * * * * *`: every 2 seconds; every second is the finest)',
+  })
   @IsString()
   @MaxLength(200)
   schedule: string;
@@ -56,7 +59,7 @@ export class UpdateTaskDto {
   @Max(PG_INT_MAX)
   script?: number;
 
-  @ApiPropertyOptional({ description: 'Cron expression, 5 fields, UTC' })
+  @ApiPropertyOptional({ description: 'Cron expression in UTC: 5 fields, or 6 with seconds first; next_run_at restarts from now' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -76,11 +79,10 @@ export class TaskDto {
   @ApiProperty({ example: '0 3 * * *' }) schedule: string;
   @ApiProperty() enabled: boolean;
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'Next run (UTC); null while disabled' }) next_run_at: string | null;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_run_at: string | null;
-  @ApiProperty({ nullable: true, type: Number }) last_retcode: number | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'When the newest run started' }) last_run_at: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Return code of the newest finished run (null when it had none: timed out, agent offline, interrupted)' }) last_retcode: number | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
-
 
 export const toTaskDto = (t: TaskEntity): TaskDto => ({
   id: t.id,

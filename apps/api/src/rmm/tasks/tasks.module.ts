@@ -1,10 +1,16 @@
 import { Module } from '@nestjs/common';
+import { AlertsModule } from '../alerts/alerts.module';
+import { ScriptRunsModule } from '../script-runs/script-runs.module';
+import { TaskRunsRepository } from './task-runs.repository';
+import { TaskScheduler } from './task-scheduler';
 import { TasksController } from './tasks.controller';
 import { TasksRepository } from './tasks.repository';
 import { TasksService } from './tasks.service';
 
+/** Scheduled tasks: the REST API, their runs, and the scheduler that fires them (task-scheduler.ts). */
 @Module({
+  imports: [AlertsModule, ScriptRunsModule],
   controllers: [TasksController],
-  providers: [TasksRepository, TasksService],
+  providers: [TasksRepository, TaskRunsRepository, TasksService, TaskScheduler],
 })
 export class TasksModule {}

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { TaskEntity } from '@app/entities';
+import { TaskEntity, TaskRunEntity } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { FieldError, invalid, notFound } from '../../common/errors/domain-error';
 import { Page } from '../common/pagination.dto';
 import { nextRun } from './schedule';
+import { TaskRunsRepository } from './task-runs.repository';
 import { CreateTaskDto, UpdateTaskDto } from './tasks.dto';
 import { TaskFields, TasksRepository } from './tasks.repository';
 
@@ -11,6 +12,7 @@ import { TaskFields, TasksRepository } from './tasks.repository';
 export class TasksService {
   constructor(
     private readonly repo: TasksRepository,
+    private readonly runsRepo: TaskRunsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -35,7 +37,10 @@ export class TasksService {
     return this.repo.insert({ name: body.name.trim(), agentId, scriptId: body.script, schedule: body.schedule.trim(), enabled, nextRunAt: enabled ? next : null });
   }
 
-  /** next_run_at follows the schedule and the enabled flag. */
+  /**
+   * next_run_at follows the schedule and the enabled flag: changing the schedule or enabling the task sets it
+   * to the first due time after now (an enabled task's missed due times are not run); disabling clears it.
+   */
   async update(id: number, body: UpdateTaskDto): Promise<TaskEntity> {
     const task = await this.get(id);
     const fields: Partial<TaskFields> = {};
@@ -53,6 +58,18 @@ export class TasksService {
     }
     await this.repo.update(id, fields);
     return this.get(id);
+  }
+
+  /** A task's runs, newest first (404 for an unknown task). */
+  async runs(id: number, page: Page): Promise<[TaskRunEntity[], number]> {
+    await this.get(id);
+    return this.runsRepo.list(id, page);
+  }
+
+  async run(id: number, runId: number): Promise<TaskRunEntity> {
+    const run = await this.runsRepo.findById(id, runId);
+    if (!run) throw notFound();
+    return run;
   }
 
   async delete(id: number): Promise<void> {

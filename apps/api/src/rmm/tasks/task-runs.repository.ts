@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { Repository } from 'typeorm';
+import { ScriptEntity, TaskRunEntity, TaskRunStatus } from '@app/entities';
+import { TransactionHost } from '../../database/transaction-host';
+import { Page } from '../common/pagination.dto';
+
+/** A task whose due time has come, locked by the claiming transaction. */
+export interface DueTask {
+  id: number;
+  name: string;
+  agentId: number;
+  scriptId: number;
+  schedule: string;
+  dueAt: Date;
+}
+
+/** A run just claimed: its row exists (status running), the task has moved on to its next due time. */
+export interface ClaimedRun {
+  runId: number;
+  taskId: number;
+  taskName: string;
+  agentId: number;
+  scriptId: number;
+  dueAt: Date;
+  startedAt: Date;
+}
+
+export interface TaskRunOutcome {
+  status: Exclude<TaskRunStatus, 'running'>;
+  retcode: number | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  finishedAt: Date;
+}
+
+/** A run some server left `running` and the sweep closed. */
+export interface SweptRun {
+  runId: number;
+  taskId: number;
+  taskName: string;
+  agentId: number;
+}
+
+/** Runs kept per task (the oldest finished ones beyond it are deleted as new ones finish). */
+export const TASK_RUNS_KEPT = 200;
+/** Seconds past a run's script time-out after which a run still `running` is taken for dead (as script runs'). */
+const STALE_AFTER_TIMEOUT_SECONDS = 65;
+
+@Injectable()
+export class TaskRunsRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get runs(): Repository<TaskRunEntity> {
+    return this.tx.repo(TaskRunEntity);
+  }
+
+  /**
+   * Inside the claiming transaction: the enabled tasks due at `now`, oldest due first, locked (FOR UPDATE
+   * SKIP LOCKED: another instance claiming at the same moment takes other tasks, or none). A task whose
+   * previous run is still running is not due yet: it waits for that run to end (one run of a task at a time).
+   */
+  lockDue(now: Date, limit: number): Promise<DueTask[]> {
+    return this.tx.query<DueTask[]>(
+      `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt"
+         FROM tasks t WHERE t.enabled AND t.next_run_at <= $1
+          AND NOT EXISTS (SELECT 1 FROM task_runs r WHERE r.task_id = t.id AND r.status = 'running')
+        ORDER BY t.next_run_at, t.id LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
+      [now, limit],
+    );
+  }
+
+  /** The run of a due time; null when that due time already has one (UQ_task_runs_due: never two). */
+  async insertRun(task: DueTask, startedAt: Date): Promise<number | null> {
+    const rows = await this.tx.query<Array<{ id: number }>>(
+      `WITH created AS (
+         INSERT INTO task_runs (task_id, agent_id, due_at, started_at, status) VALUES ($1, $2, $3, $4, 'running')
+         ON CONFLICT ON CONSTRAINT "UQ_task_runs_due" DO NOTHING RETURNING id)
+       SELECT id FROM created`,
+      [task.id, task.agentId, task.dueAt, startedAt],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** Moves the task to its next due time (null: it has none) and records when it last ran. */
+  async advance(taskId: number, nextRunAt: Date | null, ranAt: Date | null): Promise<void> {
+    await this.tx.query(`UPDATE tasks SET next_run_at = $2, last_run_at = COALESCE($3, last_run_at) WHERE id = $1`, [taskId, nextRunAt, ranAt]);
+  }
+
+  script(id: number): Promise<ScriptEntity | null> {
+    return this.tx.repo(ScriptEntity).findOneBy({ id });
+  }
+
+  async setScriptRun(runId: number, scriptRunId: number): Promise<void> {
+    await this.runs.update({ id: runId }, { scriptRunId });
+  }
+
+  /**
+   * Records the end of a run still `running` (an outcome never overwrites another); false when it had one
+   * already. The task's last_retcode follows, unless a later run of it has started since.
+   */
+  async finish(runId: number, outcome: TaskRunOutcome): Promise<boolean> {
+    const rows = await this.tx.query<Array<{ taskId: number }>>(
+      `WITH changed AS (
+         UPDATE task_runs SET status = $2, retcode = $3, stdout = $4, stderr = $5, stdout_truncated = $6, stderr_truncated = $7, finished_at = $8
+          WHERE id = $1 AND status = 'running' RETURNING task_id, started_at)
+       , task AS (
+         UPDATE tasks t SET last_retcode = $3 FROM changed c
+          WHERE t.id = c.task_id AND (t.last_run_at IS NULL OR t.last_run_at <= c.started_at) RETURNING t.id)
+       SELECT task_id AS "taskId" FROM changed`,
+      [runId, outcome.status, outcome.retcode, outcome.stdout, outcome.stderr, outcome.stdoutTruncated, outcome.stderrTruncated, outcome.finishedAt],
+    );
+    return rows.length > 0;
+  }
+
+  /** Keeps the newest TASK_RUNS_KEPT runs of a task (never one still running). */
+  async prune(taskId: number): Promise<void> {
+    await this.tx.query(
+      `DELETE FROM task_runs WHERE task_id = $1 AND status <> 'running'
+          AND id <= (SELECT id FROM task_runs WHERE task_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
+      [taskId, TASK_RUNS_KEPT],
+    );
+  }
+
+  /**
+   * Runs nobody will finish (their server died): still running 65 s past their script's time-out (a run that
+   * never got to send its script: 65 s after it started). Safe on several instances: a run another instance
+   * still waits for is younger than that.
+   */
+  interruptStale(now: Date): Promise<SweptRun[]> {
+    return this.tx.query<SweptRun[]>(
+      `WITH changed AS (
+         UPDATE task_runs r SET status = 'interrupted', finished_at = $1
+          WHERE r.status = 'running'
+            AND r.started_at + (COALESCE((SELECT s.timeout_seconds FROM script_runs s WHERE s.id = r.script_run_id), 0) + ${STALE_AFTER_TIMEOUT_SECONDS}) * interval '1 second' < $1
+         RETURNING r.id, r.task_id, r.agent_id)
+       SELECT c.id AS "runId", c.task_id AS "taskId", c.agent_id AS "agentId", t.name AS "taskName"
+         FROM changed c JOIN tasks t ON t.id = c.task_id`,
+      [now],
+    );
+  }
+
+  /** A task's runs, newest first (IDX_task_runs_task). */
+  list(taskId: number, page: Page): Promise<[TaskRunEntity[], number]> {
+    return this.runs.findAndCount({ where: { taskId }, order: { id: 'DESC' }, skip: page.offset, take: page.limit });
+  }
+
+  findById(taskId: number, id: number): Promise<TaskRunEntity | null> {
+    return this.runs.findOneBy({ taskId, id });
+  }
+}
