@@ -2,7 +2,6 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
 import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
 import { EventsGateway, MAX_BUFFERED_BYTES, MAX_SUBSCRIPTIONS_PER_KEY } from '../../apps/api/src/rmm/events/events-gateway';
@@ -10,51 +9,12 @@ import { createKey, createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { ROOT, run } from '../utils/processes';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
+import { Subscriber } from '../utils/events-subscriber';
 import { until } from '../utils/wait';
 
 const AGENT_JS = join(ROOT, 'dist/agent/rmm-agent.js');
 const ADMIN = 'events-ws-admin-key-0123456789abcdef';
-type Message = { event: string; agent_id: string; ts: string; data: any };
 type Refusal = Error & { status?: number; body?: string };
-
-/** A subscriber of /rmm/{agent_id}/ over a real WebSocket: records every message and how it closed. */
-class Subscriber {
-  readonly messages: Message[] = [];
-  closed?: { code: number; reason: string };
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => this.messages.push(JSON.parse(data.toString()) as Message));
-    ws.on('close', (code, reason) => (this.closed = { code, reason: reason.toString() }));
-    ws.on('error', () => undefined);
-  }
-
-  /** Resolves once the upgrade succeeded; rejects with {status, body} when the server refused it (no WebSocket). */
-  static connect(url: string, options: { headers?: Record<string, string> } = {}): Promise<Subscriber> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { headers: options.headers });
-      const sub = new Subscriber(ws);
-      ws.once('open', () => resolve(sub));
-      ws.once('unexpected-response', (_req, res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d));
-        res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body, messages: sub.messages.length })));
-      });
-      ws.once('error', reject);
-    });
-  }
-
-  /** Takes the first message of this event out of those received (waiting for it). */
-  async next(event: string, timeoutMs = 10_000): Promise<Message> {
-    return until(`${event} (have: ${this.messages.map((m) => m.event).join(', ')}; closed: ${JSON.stringify(this.closed)})`, async () => {
-      const at = this.messages.findIndex((m) => m.event === event);
-      return at >= 0 ? this.messages.splice(at, 1)[0] : undefined;
-    }, timeoutMs);
-  }
-
-  whenClosed(timeoutMs = 10_000): Promise<{ code: number; reason: string }> {
-    return until('the subscriber to be closed', async () => this.closed, timeoutMs);
-  }
-}
 
 describe('events WebSocket /rmm/{agent_id}/', () => {
   let t: TestApp;
