@@ -113,40 +113,47 @@ export class ChecksRepository {
   }
 
   /**
-   * Stores one result of the agent's check, in one statement: the check's row is locked (FOR UPDATE) so
+   * Stores one result of the agent's check, in one transaction: the check's row is locked (FOR UPDATE) so
    * concurrent results of one check are applied one after the other, each on the count the previous one
-   * left; the check's status, more_info, last_run and fail_count change; the result joins the history and
-   * the history beyond the newest HISTORY_KEEP is pruned. A failing result counts one more consecutive
-   * failure and turns the check `failing` once fail_count reaches fails_b4_alert (until then it keeps the
-   * status it had); passing resets the count; pending changes the status only. Null when the check is not
-   * this agent's (or no longer exists): nothing is stored.
+   * left; the check's status, more_info, last_run and fail_count change and the result joins the history in
+   * that same statement (which returns the status before); then the history beyond the newest HISTORY_KEEP
+   * is pruned (a second statement, so it sees every result stored before it, under the lock). A failing
+   * result counts one more consecutive failure and turns the check `failing` once fail_count reaches
+   * fails_b4_alert (until then it keeps the status it had); passing resets the count; pending changes the
+   * status only. Null when the check is not this agent's (or no longer exists): nothing is stored.
    */
   async recordResult(agentId: number, checkId: number, status: CheckStatus, moreInfo: string | null, at: Date): Promise<RecordedResult | null> {
-    const rows = await this.tx.query<
-      Array<{ id: number; agent_id: number; name: string; status: CheckStatus; previous_status: CheckStatus; fail_count: number; fails_b4_alert: number; severity: AlertSeverity }>
-    >(
-      `WITH prev AS (
-         SELECT id, status FROM checks WHERE id = $1 AND agent_id = $2 FOR UPDATE),
-       changed AS (
-         UPDATE checks c SET
-           fail_count = CASE $3::text WHEN 'failing' THEN c.fail_count + 1 WHEN 'passing' THEN 0 ELSE c.fail_count END,
-           status = CASE WHEN $3::text <> 'failing' THEN $3::text
-                         WHEN c.fail_count + 1 >= c.fails_b4_alert THEN 'failing'
-                         ELSE c.status END,
-           more_info = $4, last_run = $5
-           FROM prev WHERE c.id = prev.id
-         RETURNING c.id, c.agent_id, c.name, c.status, prev.status AS previous_status, c.fail_count, c.fails_b4_alert, c.severity),
-       stored AS (
-         INSERT INTO check_results (check_id, status, more_info, created_at)
-         SELECT id, $3::text, $4, $5 FROM changed RETURNING id),
-       pruned AS (
-         DELETE FROM check_results
-          WHERE check_id = $1 AND EXISTS (SELECT 1 FROM changed)
-            AND id < (SELECT id FROM check_results WHERE check_id = $1 ORDER BY id DESC OFFSET $6 LIMIT 1))
-       SELECT * FROM changed`,
-      // The statement sees the history as it was before its own insert: keep HISTORY_KEEP - 1 of those.
-      [checkId, agentId, status, moreInfo, at, HISTORY_KEEP - 2],
-    );
+    const rows = await this.tx.run(async () => {
+      const changed = await this.tx.query<
+        Array<{ id: number; agent_id: number; name: string; status: CheckStatus; previous_status: CheckStatus; fail_count: number; fails_b4_alert: number; severity: AlertSeverity }>
+      >(
+        `WITH prev AS (
+           SELECT id, status FROM checks WHERE id = $1 AND agent_id = $2 FOR UPDATE),
+         changed AS (
+           UPDATE checks c SET
+             fail_count = CASE $3::text WHEN 'failing' THEN c.fail_count + 1 WHEN 'passing' THEN 0 ELSE c.fail_count END,
+             status = CASE WHEN $3::text <> 'failing' THEN $3::text
+                           WHEN c.fail_count + 1 >= c.fails_b4_alert THEN 'failing'
+                           ELSE c.status END,
+             more_info = $4, last_run = $5
+             FROM prev WHERE c.id = prev.id
+           RETURNING c.id, c.agent_id, c.name, c.status, prev.status AS previous_status, c.fail_count, c.fails_b4_alert, c.severity),
+         stored AS (
+           INSERT INTO check_results (check_id, status, more_info, created_at)
+           SELECT id, $3::text, $4, $5 FROM changed RETURNING id)
+         SELECT * FROM changed`,
+        [checkId, agentId, status, moreInfo, at],
+      );
+      if (changed.length > 0) {
+        // IDX_check_results_check: the HISTORY_KEEP-th newest id, then the older ones.
+        await this.tx.query(
+          `DELETE FROM check_results WHERE check_id = $1
+              AND id < (SELECT id FROM check_results WHERE check_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
+          [checkId, HISTORY_KEEP - 1],
+        );
+      }
+      return changed;
+    });
     const r = rows[0];
     if (!r) return null;
     return {
