@@ -36,10 +36,7 @@ export class ChecksController {
 
   @Get(':id/history')
   @RequireScope('checks:read')
-  @ApiOperation({
-    summary: `A check's results, newest first (the newest ${HISTORY_KEEP} are kept). Scope: checks:read`,
-    description: 'Paged like the other lists: with limit/offset, X-Total-Count gives the total.',
-  })
+  @ApiOperation({ summary: `A check's results, newest first (the newest ${HISTORY_KEEP} are kept; limit/offset page it). Scope: checks:read` })
   @ApiOkResponse({ type: [CheckResultDto] })
   @ApiResponse({ status: 400, type: RmmErrorDto })
   async history(@Param('id', ParseIdPipe) id: number, @Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<CheckResultDto[]> {
