@@ -36,6 +36,8 @@ export function toSyncedCheck(c: CheckToRun): SyncedCheck {
 export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('checks');
   private readonly off: Array<() => void> = [];
+  /** Agents whose list is being sent now; `again`: it changed meanwhile, send it once more after. */
+  private readonly sending = new Map<number, { again: boolean }>();
 
   constructor(
     private readonly repo: ChecksRepository,
@@ -55,9 +57,27 @@ export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown 
     for (const off of this.off.splice(0)) off();
   }
 
-  /** Sends the agent its current checks, if it is connected here (never throws; a failure is logged). */
+  /**
+   * Sends the agent its current checks, if it is connected here (never throws; a failure is logged). One send
+   * per agent at a time: a change during a send makes one more send after it, so two lists read at nearly the
+   * same moment can never reach the agent newest first and leave it with the older one.
+   */
   push(agentId: number): void {
-    void this.send(agentId).catch((err: Error) => this.logger.warn(`checks of agent ${agentId} not sent: ${err.message}`));
+    const current = this.sending.get(agentId);
+    if (current) {
+      current.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.sending.set(agentId, state);
+    const loop = async (): Promise<void> => {
+      do {
+        state.again = false;
+        await this.send(agentId).catch((err: Error) => this.logger.warn(`checks of agent ${agentId} not sent: ${err.message}`));
+      } while (state.again);
+      this.sending.delete(agentId);
+    };
+    void loop();
   }
 
   /** Sends the agent its current checks; false when it is not connected here. */
