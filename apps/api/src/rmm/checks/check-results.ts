@@ -9,6 +9,12 @@ import { ChecksRepository, RecordedResult } from './checks.repository';
 /** more_info is kept to this many characters (longer text is cut, marked with an ellipsis). */
 export const MORE_INFO_MAX = 4_000;
 
+/**
+ * Results of one check waiting to be stored on this instance: they are stored one at a time per check (the row
+ * lock would make them wait anyway, each holding a pooled connection); past this many, more are dropped.
+ */
+export const MAX_QUEUED_PER_CHECK = 100;
+
 /** A check.result message from an agent, validated. */
 export interface CheckResultMessage {
   checkId: number;
@@ -45,6 +51,7 @@ export function capMoreInfo(text: string): string {
 export class CheckResults implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('checks');
   private off?: () => void;
+  private readonly queues = new Map<number, { tail: Promise<void>; size: number }>();
 
   constructor(
     private readonly repo: ChecksRepository,
@@ -61,8 +68,34 @@ export class CheckResults implements OnApplicationBootstrap, OnApplicationShutdo
         this.logger.debug(`agent ${agentId}: ignored a check.result that is not valid`);
         return;
       }
-      void this.record(agentId, result).catch((err: Error) => this.logger.warn(`agent ${agentId}: result of check ${result.checkId} not stored: ${err.message}`));
+      this.enqueue(agentId, result);
     });
+  }
+
+  /** Stores the result after the ones of the same check received before it (never throws; failures are logged). */
+  private enqueue(agentId: number, result: CheckResultMessage): void {
+    const id = result.checkId;
+    let queue = this.queues.get(id);
+    if (!queue) {
+      queue = { tail: Promise.resolve(), size: 0 };
+      this.queues.set(id, queue);
+    }
+    if (queue.size >= MAX_QUEUED_PER_CHECK) {
+      this.logger.warn(`agent ${agentId}: dropped a result of check ${id}: ${MAX_QUEUED_PER_CHECK} are waiting already`);
+      return;
+    }
+    const q = queue;
+    q.size++;
+    q.tail = q.tail
+      .then(() => this.record(agentId, result))
+      .then(
+        () => undefined,
+        (err: Error) => this.logger.warn(`agent ${agentId}: result of check ${id} not stored: ${err.message}`),
+      )
+      .then(() => {
+        q.size--;
+        if (q.size === 0 && this.queues.get(id) === q) this.queues.delete(id);
+      });
   }
 
   onApplicationShutdown(): void {
