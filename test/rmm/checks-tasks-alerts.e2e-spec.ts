@@ -55,6 +55,8 @@ describe('/api/v3 checks, tasks and alerts', () => {
           settings: s,
           fails_b4_alert: 2,
           fail_count: 0,
+          run_interval: 120,
+          severity: 'warning',
         });
       }
       const [row] = await sql(t.db.url, `SELECT script_id FROM checks WHERE check_type = 'script'`);
@@ -102,11 +104,14 @@ describe('/api/v3 checks, tasks and alerts', () => {
       expect(page.headers['x-total-count']).toBe(String(all.length));
     });
 
-    it('updates name, settings (checked against the type) and threshold; deletes', async () => {
-      const c = (await create({ check_type: 'memory', settings: { threshold_percent: 80 } })).body;
-      const res = await t.http.patch(`/api/v3/checks/${c.id}/`).set(admin()).send({ name: 'RAM', settings: { threshold_percent: 95 }, fails_b4_alert: 3 });
+    it('updates name, settings (checked against the type), threshold, run_interval and severity; deletes', async () => {
+      const c = (await create({ check_type: 'memory', settings: { threshold_percent: 80 }, run_interval: 30, severity: 'info' })).body;
+      expect(c).toMatchObject({ run_interval: 30, severity: 'info' });
+      const res = await t.http.patch(`/api/v3/checks/${c.id}/`).set(admin()).send({ name: 'RAM', settings: { threshold_percent: 95 }, fails_b4_alert: 3, run_interval: 600, severity: 'error' });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ name: 'RAM', settings: { threshold_percent: 95 }, fails_b4_alert: 3 });
+      expect(res.body).toMatchObject({ name: 'RAM', settings: { threshold_percent: 95 }, fails_b4_alert: 3, run_interval: 600, severity: 'error' });
+      expect((await t.http.patch(`/api/v3/checks/${c.id}/`).set(admin()).send({ run_interval: 3 })).status).toBe(400);
+      expect((await t.http.patch(`/api/v3/checks/${c.id}/`).set(admin()).send({ severity: 'fatal' })).status).toBe(400);
       const bad = await t.http.put(`/api/v3/checks/${c.id}/`).set(admin()).send({ settings: { target: 'x' } });
       expect(bad.status).toBe(400);
       expect((await t.http.delete(`/api/v3/checks/${c.id}`).set(admin())).status).toBe(204);

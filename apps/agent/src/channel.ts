@@ -8,6 +8,7 @@ import {
   ScriptRunMessage,
   ServerMessage,
 } from './protocol';
+import { CheckScheduler, validDefinitions } from './checks';
 import { changedFacts, collectFacts, heartbeatFacts } from './facts';
 import { killAllScripts, runScript } from './run-script';
 import { AgentState } from './state';
@@ -70,11 +71,20 @@ export class AgentChannel {
   private retryTimer?: NodeJS.Timeout;
   private finish!: (code: number) => void;
   readonly done = new Promise<number>((resolve) => (this.finish = resolve));
+  /** The checks of the current connection: results go on it; it stops with it (the server re-sends the list at the next connect). */
+  private readonly checks: CheckScheduler;
 
   constructor(
     private readonly state: AgentState,
     private readonly log: Log,
-  ) {}
+  ) {
+    this.checks = new CheckScheduler(
+      (result) => {
+        if (this.ws) this.send(this.ws, result);
+      },
+      { log },
+    );
+  }
 
   start(): Promise<number> {
     this.connect(0);
@@ -85,6 +95,7 @@ export class AgentChannel {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    this.checks.stopAll();
     killAllScripts();
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.close(1000, 'agent stopping');
     else this.ws?.terminate();
@@ -154,6 +165,9 @@ export class AgentChannel {
         case 'script.run':
           void this.runScript(ws, msg);
           break;
+        case 'checks.sync':
+          this.checks.sync(validDefinitions(msg.checks));
+          break;
         case 'error':
           this.log(`the server says: ${msg.message}`);
           break;
@@ -164,6 +178,7 @@ export class AgentChannel {
     ws.on('close', (code, reason) => {
       clearInterval(heartbeat);
       clearTimeout(silence);
+      if (this.ws === ws) this.checks.stopAll();
       if (this.stopped) return;
       const why = reason.toString();
       if (code === CLOSE_REPLACED) {

@@ -60,7 +60,30 @@ export interface ErrorMessage {
   message: string;
 }
 
-export type ServerMessage = HelloMessage | ScriptRunMessage | ErrorMessage;
+export type CheckType = 'diskspace' | 'ping' | 'cpuload' | 'memory' | 'winsvc' | 'script' | 'eventlog';
+export type CheckStatus = 'passing' | 'failing' | 'pending';
+
+/** One check of the agent's list (checks.sync). */
+export interface CheckDefinition {
+  id: number;
+  checkType: CheckType;
+  name: string;
+  /** Seconds between two runs. */
+  runInterval: number;
+  /** Per type: diskspace {drive, threshold_percent}, ping {target}, cpuload/memory {threshold_percent}, winsvc {service_name}, eventlog {log_name, event_id?, event_type?, search_text?}. */
+  settings: Record<string, unknown>;
+  /** Script checks: the script to run. */
+  script?: { shell: string; body: string; args: string[]; timeoutSeconds: number };
+}
+
+/** The agent's whole list of checks: sent at connect and after every change. */
+export interface ChecksSyncMessage {
+  type: 'checks.sync';
+  id?: string;
+  checks: CheckDefinition[];
+}
+
+export type ServerMessage = HelloMessage | ScriptRunMessage | ChecksSyncMessage | ErrorMessage;
 
 export interface ScriptResult {
   retcode: number | null;
@@ -77,7 +100,16 @@ export type AgentMessage =
   | { type: 'heartbeat'; facts?: Partial<HeartbeatFacts> }
   | { type: 'script.output'; runId: number; stream: 'stdout' | 'stderr'; chunk: string; seq: number }
   | { type: 'result'; id: string; ok: true; result: ScriptResult }
-  | { type: 'result'; id: string; ok: false; error: string };
+  | { type: 'result'; id: string; ok: false; error: string }
+  | CheckResultMessage;
+
+/** One run of a check. */
+export interface CheckResultMessage {
+  type: 'check.result';
+  checkId: number;
+  status: CheckStatus;
+  moreInfo: string;
+}
 
 /** Close codes the server uses. */
 export const CLOSE_GOING_AWAY = 1001;

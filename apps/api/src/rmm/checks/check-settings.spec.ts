@@ -85,7 +85,7 @@ describe('settingsErrors', () => {
     });
 
     it('refuses a target with spaces or other characters, an empty one and one longer than 253 characters', () => {
-      for (const target of ['two words', 'host;rm -rf', '', 'a'.repeat(254), 8]) {
+      for (const target of ['two words', 'host;rm -rf', '', 'a'.repeat(254), 8, '-c', '--help']) {
         expect(settingsErrors('ping', { target })).toEqual([{ field: 'settings.target', message: 'must be a hostname or an IP address' }]);
       }
       expect(settingsErrors('ping', { target: 'a'.repeat(253) })).toEqual([]);

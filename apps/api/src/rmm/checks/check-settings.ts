@@ -22,7 +22,8 @@ export const CHECK_SETTINGS: Record<CheckType, Record<string, Rule>> = {
     drive: { required: true, check: str(1, 255, /^([A-Za-z]:|\/\S*)$/, 'a drive letter such as "C:" or a mount point such as "/"') },
     threshold_percent: { required: true, check: int(1, 99) },
   },
-  ping: { target: { required: true, check: str(1, 253, /^[A-Za-z0-9.:_-]+$/, 'a hostname or an IP address') } },
+  // never starting with '-': the agent passes it to the system's ping, where it would read as an option
+  ping: { target: { required: true, check: str(1, 253, /^[A-Za-z0-9.:_][A-Za-z0-9.:_-]*$/, 'a hostname or an IP address') } },
   cpuload: { threshold_percent: { required: true, check: int(1, 100) } },
   memory: { threshold_percent: { required: true, check: int(1, 100) } },
   winsvc: { service_name: { required: true, check: str(1, 256) } },

@@ -3,10 +3,11 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
-import { isPaged, pageOf } from '../common/pagination.dto';
+import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
 import { RequireScope, RmmController } from '../common/scopes';
-import { CheckDto, CheckFilterDto, CreateCheckDto, toCheckDto, UpdateCheckDto } from './checks.dto';
+import { CheckDto, CheckFilterDto, CheckResultDto, CreateCheckDto, toCheckDto, toCheckResultDto, UpdateCheckDto } from './checks.dto';
+import { HISTORY_KEEP } from './checks.repository';
 import { ChecksService } from './checks.service';
 
 @RmmController('checks', 'checks')
@@ -33,6 +34,17 @@ export class ChecksController {
     return toCheckDto(await this.checks.get(id));
   }
 
+  @Get(':id/history')
+  @RequireScope('checks:read')
+  @ApiOperation({ summary: `A check's results, newest first (the newest ${HISTORY_KEEP} are kept; limit/offset page it). Scope: checks:read` })
+  @ApiOkResponse({ type: [CheckResultDto] })
+  @ApiResponse({ status: 400, type: RmmErrorDto })
+  async history(@Param('id', ParseIdPipe) id: number, @Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<CheckResultDto[]> {
+    const [rows, total] = await this.checks.history(id, pageOf(q));
+    setTotal(reply, isPaged(q) ? total : undefined);
+    return rows.map(toCheckResultDto);
+  }
+
   @Post()
   @RequireScope('checks:write')
   @ApiOperation({ summary: 'Create a check on an agent, with the settings of its type. Scope: checks:write' })
@@ -44,7 +56,7 @@ export class ChecksController {
 
   @Put(':id')
   @RequireScope('checks:write')
-  @ApiOperation({ summary: "Change a check's name, settings or failure threshold. Scope: checks:write" })
+  @ApiOperation({ summary: "Change a check's name, settings, failure threshold, run_interval or severity; the agent runs it again at once. Scope: checks:write" })
   @ApiOkResponse({ type: CheckDto })
   async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto): Promise<CheckDto> {
     return toCheckDto(await this.checks.update(id, body));
@@ -61,7 +73,7 @@ export class ChecksController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScope('checks:write')
-  @ApiOperation({ summary: 'Delete a check. Scope: checks:write' })
+  @ApiOperation({ summary: 'Delete a check: its open check_failure alert is resolved (by system) and the agent stops running it. Scope: checks:write' })
   @ApiNoContentResponse()
   async remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
     await this.checks.delete(id);

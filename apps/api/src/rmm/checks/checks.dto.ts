@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { CHECK_STATUSES, CHECK_TYPES, CheckEntity, CheckStatus, CheckType } from '@app/entities';
+import { ALERT_SEVERITIES, AlertSeverity, CHECK_STATUSES, CHECK_TYPES, CheckEntity, CheckResultEntity, CheckStatus, CheckType } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
 import { AGENT_ID_SCHEMA, IsAgentId } from '../common/agent-id';
 
@@ -9,6 +9,12 @@ const SETTINGS_DOC =
   'ping {target: host or IP}; cpuload {threshold_percent 1-100}; memory {threshold_percent 1-100}; ' +
   'winsvc {service_name}; script {script: script id, args?: string[], timeout?: 1-300 s}; ' +
   'eventlog {log_name: Application|System|Security|Setup, event_id?, event_type?: error|warning|information, search_text?}';
+
+export const RUN_INTERVAL_MIN = 5;
+export const RUN_INTERVAL_MAX = 86_400;
+export const RUN_INTERVAL_DEFAULT = 120;
+const RUN_INTERVAL_DOC = 'Seconds between two runs on the agent (it adds ±10 % jitter); a new or changed check runs at once';
+const SEVERITY_DOC = 'The severity of the check_failure alert this check opens';
 
 export class CheckFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ ...AGENT_ID_SCHEMA, description: 'agent id', example: '42' })
@@ -44,6 +50,18 @@ export class CreateCheckDto {
   @Min(1)
   @Max(100)
   fails_b4_alert?: number;
+
+  @ApiPropertyOptional({ minimum: RUN_INTERVAL_MIN, maximum: RUN_INTERVAL_MAX, default: RUN_INTERVAL_DEFAULT, description: RUN_INTERVAL_DOC })
+  @IsOptional()
+  @IsInt()
+  @Min(RUN_INTERVAL_MIN)
+  @Max(RUN_INTERVAL_MAX)
+  run_interval?: number;
+
+  @ApiPropertyOptional({ enum: ALERT_SEVERITIES, default: 'warning', description: SEVERITY_DOC })
+  @IsOptional()
+  @IsIn(ALERT_SEVERITIES as unknown as string[])
+  severity?: AlertSeverity;
 }
 
 export class UpdateCheckDto {
@@ -65,6 +83,18 @@ export class UpdateCheckDto {
   @Min(1)
   @Max(100)
   fails_b4_alert?: number;
+
+  @ApiPropertyOptional({ minimum: RUN_INTERVAL_MIN, maximum: RUN_INTERVAL_MAX, description: RUN_INTERVAL_DOC })
+  @IsOptional()
+  @IsInt()
+  @Min(RUN_INTERVAL_MIN)
+  @Max(RUN_INTERVAL_MAX)
+  run_interval?: number;
+
+  @ApiPropertyOptional({ enum: ALERT_SEVERITIES, description: `${SEVERITY_DOC} (an alert already open keeps its own)` })
+  @IsOptional()
+  @IsIn(ALERT_SEVERITIES as unknown as string[])
+  severity?: AlertSeverity;
 }
 
 /** The spec's Check, plus what it watches. */
@@ -78,7 +108,9 @@ export class CheckDto {
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_run: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) settings: Record<string, unknown>;
   @ApiProperty() fails_b4_alert: number;
-  @ApiProperty() fail_count: number;
+  @ApiProperty({ description: 'Consecutive failing results so far (0 after a passing one)' }) fail_count: number;
+  @ApiProperty({ minimum: RUN_INTERVAL_MIN, maximum: RUN_INTERVAL_MAX, description: RUN_INTERVAL_DOC }) run_interval: number;
+  @ApiProperty({ enum: ALERT_SEVERITIES, description: SEVERITY_DOC }) severity: AlertSeverity;
 }
 
 export function toCheckDto(c: CheckEntity): CheckDto {
@@ -94,5 +126,19 @@ export function toCheckDto(c: CheckEntity): CheckDto {
     settings,
     fails_b4_alert: c.failsB4Alert,
     fail_count: c.failCount,
+    run_interval: c.runInterval,
+    severity: c.severity,
   };
+}
+
+/** One result of a check, as the agent reported it (GET /api/v3/checks/{id}/history/). */
+export class CheckResultDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ enum: CHECK_STATUSES }) status: CheckStatus;
+  @ApiProperty({ nullable: true, type: String, description: 'What the agent saw (at most 4,000 characters)' }) more_info: string | null;
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the server received the result' }) created_at: string;
+}
+
+export function toCheckResultDto(r: CheckResultEntity): CheckResultDto {
+  return { id: r.id, status: r.status, more_info: r.moreInfo, created_at: r.createdAt.toISOString() };
 }

@@ -1,10 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { FindOptionsWhere, Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
-import { AgentEntity, CheckEntity, ScriptEntity } from '@app/entities';
+import { AgentEntity, AlertSeverity, CheckEntity, CheckResultEntity, CheckStatus, CheckType, ScriptEntity } from '@app/entities';
 import { Page } from '../common/pagination.dto';
 
-export type CheckFields = Pick<CheckEntity, 'agentId' | 'checkType' | 'name' | 'settings' | 'scriptId' | 'failsB4Alert'>;
+export type CheckFields = Pick<CheckEntity, 'agentId' | 'checkType' | 'name' | 'settings' | 'scriptId' | 'failsB4Alert' | 'runInterval' | 'severity'>;
+
+/** The results kept per check: the newest HISTORY_KEEP (older ones are pruned as each result is stored). */
+export const HISTORY_KEEP = 500;
+
+/** A check as the agent needs it (checks.sync), its script's text included for a script check. */
+export interface CheckToRun {
+  id: number;
+  checkType: CheckType;
+  name: string;
+  runInterval: number;
+  settings: Record<string, unknown>;
+  script: { shell: string; body: string; defaultArgs: string[]; defaultTimeout: number } | null;
+}
+
+/** One result stored: the check as it is now, and the status it had before. */
+export interface RecordedResult {
+  checkId: number;
+  agentId: number;
+  name: string;
+  status: CheckStatus;
+  previousStatus: CheckStatus;
+  failCount: number;
+  failsB4Alert: number;
+  severity: AlertSeverity;
+}
 
 @Injectable()
 export class ChecksRepository {
@@ -22,6 +47,9 @@ export class ChecksRepository {
     return this.tx.repo(ScriptEntity);
   }
 
+  private get results(): Repository<CheckResultEntity> {
+    return this.tx.repo(CheckResultEntity);
+  }
 
   /** By id; with an agent, uses IDX_checks_agent. */
   list(agentId: number | undefined, page: Page): Promise<[CheckEntity[], number]> {
@@ -46,10 +74,97 @@ export class ChecksRepository {
   }
 
   async update(id: number, fields: Partial<CheckFields>): Promise<void> {
-    if (Object.keys(fields).length > 0) await this.checks.update({ id }, fields as Parameters<Repository<CheckEntity>["update"]>[1]);
+    if (Object.keys(fields).length > 0) await this.checks.update({ id }, fields as Parameters<Repository<CheckEntity>['update']>[1]);
   }
 
   async delete(id: number): Promise<boolean> {
     return ((await this.checks.delete({ id })).affected ?? 0) > 0;
+  }
+
+  /** A check's results, newest first (IDX_check_results_check). */
+  history(checkId: number, page: Page): Promise<[CheckResultEntity[], number]> {
+    return this.results.findAndCount({ where: { checkId }, order: { id: 'DESC' }, skip: page.offset, take: page.limit });
+  }
+
+  /** Every check of the agent, by id, with the script of each script check. */
+  async toRun(agentId: number): Promise<CheckToRun[]> {
+    const rows = await this.tx.query<
+      Array<{ id: number; check_type: CheckType; name: string; run_interval: number; settings: Record<string, unknown>; shell: string | null; body: string | null; default_args: string[] | null; default_timeout: number | null }>
+    >(
+      `SELECT c.id, c.check_type, c.name, c.run_interval, c.settings, s.shell, s.body, s.default_args, s.default_timeout
+         FROM checks c LEFT JOIN scripts s ON s.id = c.script_id
+        WHERE c.agent_id = $1 ORDER BY c.id`,
+      [agentId],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      checkType: r.check_type,
+      name: r.name,
+      runInterval: r.run_interval,
+      settings: r.settings,
+      script: r.shell === null ? null : { shell: r.shell, body: r.body ?? '', defaultArgs: r.default_args ?? [], defaultTimeout: r.default_timeout ?? 90 },
+    }));
+  }
+
+  /** The agents that run a script check of this script. */
+  async agentsRunningScript(scriptId: number): Promise<number[]> {
+    const rows = await this.tx.query<Array<{ agent_id: number }>>(`SELECT DISTINCT agent_id FROM checks WHERE script_id = $1 AND check_type = 'script'`, [scriptId]);
+    return rows.map((r) => r.agent_id);
+  }
+
+  /**
+   * Stores one result of the agent's check, in one transaction: the check's row is locked (FOR UPDATE) so
+   * concurrent results of one check are applied one after the other, each on the count the previous one
+   * left; the check's status, more_info, last_run and fail_count change and the result joins the history in
+   * that same statement (which returns the status before); then the history beyond the newest HISTORY_KEEP
+   * is pruned (a second statement, so it sees every result stored before it, under the lock). A failing
+   * result counts one more consecutive failure and turns the check `failing` once fail_count reaches
+   * fails_b4_alert (until then it keeps the status it had); passing resets the count; pending changes the
+   * status only. Null when the check is not this agent's (or no longer exists): nothing is stored.
+   */
+  async recordResult(agentId: number, checkId: number, status: CheckStatus, moreInfo: string | null, at: Date): Promise<RecordedResult | null> {
+    const rows = await this.tx.run(async () => {
+      const changed = await this.tx.query<
+        Array<{ id: number; agent_id: number; name: string; status: CheckStatus; previous_status: CheckStatus; fail_count: number; fails_b4_alert: number; severity: AlertSeverity }>
+      >(
+        `WITH prev AS (
+           SELECT id, status FROM checks WHERE id = $1 AND agent_id = $2 FOR UPDATE),
+         changed AS (
+           UPDATE checks c SET
+             fail_count = CASE $3::text WHEN 'failing' THEN c.fail_count + 1 WHEN 'passing' THEN 0 ELSE c.fail_count END,
+             status = CASE WHEN $3::text <> 'failing' THEN $3::text
+                           WHEN c.fail_count + 1 >= c.fails_b4_alert THEN 'failing'
+                           ELSE c.status END,
+             more_info = $4, last_run = $5
+             FROM prev WHERE c.id = prev.id
+           RETURNING c.id, c.agent_id, c.name, c.status, prev.status AS previous_status, c.fail_count, c.fails_b4_alert, c.severity),
+         stored AS (
+           INSERT INTO check_results (check_id, status, more_info, created_at)
+           SELECT id, $3::text, $4, $5 FROM changed RETURNING id)
+         SELECT * FROM changed`,
+        [checkId, agentId, status, moreInfo, at],
+      );
+      if (changed.length > 0) {
+        // IDX_check_results_check: the HISTORY_KEEP-th newest id, then the older ones.
+        await this.tx.query(
+          `DELETE FROM check_results WHERE check_id = $1
+              AND id < (SELECT id FROM check_results WHERE check_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
+          [checkId, HISTORY_KEEP - 1],
+        );
+      }
+      return changed;
+    });
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      checkId: r.id,
+      agentId: r.agent_id,
+      name: r.name,
+      status: r.status,
+      previousStatus: r.previous_status,
+      failCount: r.fail_count,
+      failsB4Alert: r.fails_b4_alert,
+      severity: r.severity,
+    };
   }
 }

@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { CheckEntity, CheckType } from '@app/entities';
+import { CheckEntity, CheckResultEntity, CheckType } from '@app/entities';
 import { invalid, notFound } from '../../common/errors/domain-error';
+import { AlertsService } from '../alerts/alerts.service';
 import { Page } from '../common/pagination.dto';
 import { defaultCheckName, settingsErrors } from './check-settings';
-import { CreateCheckDto, UpdateCheckDto } from './checks.dto';
+import { CheckSync } from './check-sync';
+import { CreateCheckDto, RUN_INTERVAL_DEFAULT, UpdateCheckDto } from './checks.dto';
 import { CheckFields, ChecksRepository } from './checks.repository';
 
 @Injectable()
 export class ChecksService {
-  constructor(private readonly repo: ChecksRepository) {}
+  constructor(
+    private readonly repo: ChecksRepository,
+    private readonly sync: CheckSync,
+    private readonly alerts: AlertsService,
+  ) {}
 
   list(agentId: number | undefined, page: Page): Promise<[CheckEntity[], number]> {
     return this.repo.list(agentId, page);
@@ -20,31 +26,53 @@ export class ChecksService {
     return c;
   }
 
+  /** The check's results, newest first (404 for an unknown check). */
+  async history(id: number, page: Page): Promise<[CheckResultEntity[], number]> {
+    await this.get(id);
+    return this.repo.history(id, page);
+  }
+
+  /** Creates the check and sends the agent its new list (it runs the new check at once). */
   async create(body: CreateCheckDto): Promise<CheckEntity> {
     const agentId = Number(body.agent);
     const settings = await this.validSettings(body.check_type, body.settings);
     if (!(await this.repo.agentExists(agentId))) throw invalid('validation error', [{ field: 'agent', message: `no agent ${body.agent}` }]);
-    return this.repo.insert({
+    const check = await this.repo.insert({
       agentId,
       checkType: body.check_type,
       name: body.name?.trim() || defaultCheckName(body.check_type, body.settings),
       ...settings,
       failsB4Alert: body.fails_b4_alert ?? 1,
+      runInterval: body.run_interval ?? RUN_INTERVAL_DEFAULT,
+      severity: body.severity ?? 'warning',
     });
+    this.sync.push(agentId);
+    return check;
   }
 
+  /**
+   * Changes the check; its status, fail_count and open alert stay as they are until the agent's next result
+   * (the agent runs a changed check at once).
+   */
   async update(id: number, body: UpdateCheckDto): Promise<CheckEntity> {
     const check = await this.get(id);
     const fields: Partial<CheckFields> = {};
     if (body.name !== undefined) fields.name = body.name.trim();
     if (body.fails_b4_alert !== undefined) fields.failsB4Alert = body.fails_b4_alert;
+    if (body.run_interval !== undefined) fields.runInterval = body.run_interval;
+    if (body.severity !== undefined) fields.severity = body.severity;
     if (body.settings !== undefined) Object.assign(fields, await this.validSettings(check.checkType, body.settings));
     await this.repo.update(id, fields);
+    this.sync.push(check.agentId);
     return this.get(id);
   }
 
+  /** Deletes the check: its open check_failure alert is resolved by 'system' first, and the agent stops running it. */
   async delete(id: number): Promise<void> {
+    const check = await this.get(id);
+    await this.alerts.resolveBySystem({ alertType: 'check_failure', id });
     if (!(await this.repo.delete(id))) throw notFound();
+    this.sync.push(check.agentId);
   }
 
   /** The settings to store: checked per type; a script check's script is a real reference (script_id). */

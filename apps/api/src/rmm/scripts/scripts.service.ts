@@ -9,7 +9,16 @@ import { ScriptFields, ScriptsRepository } from './scripts.repository';
 
 @Injectable()
 export class ScriptsService {
+  /** Told the id of each script that changed (the checks module re-sends the script checks that run it). */
+  private readonly changeListeners = new Set<(scriptId: number) => void>();
+
   constructor(private readonly repo: ScriptsRepository) {}
+
+  /** Calls `listener` after each change of a script; returns the function that stops it. */
+  onChanged(listener: (scriptId: number) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
 
   list(page: Page): Promise<[ScriptEntity[], number]> {
     return this.repo.list(page);
@@ -47,6 +56,7 @@ export class ScriptsService {
     if (body.args !== undefined) fields.defaultArgs = body.args;
     if (body.default_timeout !== undefined) fields.defaultTimeout = body.default_timeout;
     await this.unique(fields.name ?? '', () => this.repo.update(id, fields));
+    for (const listener of this.changeListeners) listener(id);
     return this.get(id);
   }
 

@@ -1,0 +1,93 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AgentChannel } from '../agent-channel/agent-channel';
+import { RmmEvents } from '../events/rmm-events';
+import { ScriptsService } from '../scripts/scripts.service';
+import { CheckToRun, ChecksRepository } from './checks.repository';
+
+/** One check as `checks.sync` carries it (docs/agent-protocol.md). */
+export interface SyncedCheck {
+  id: number;
+  checkType: string;
+  name: string;
+  runInterval: number;
+  settings: Record<string, unknown>;
+  /** Script checks only: what to run (args and time-out: the check's, else the script's defaults). */
+  script?: { shell: string; body: string; args: string[]; timeoutSeconds: number };
+}
+
+/** The check as the agent gets it: a script check's script reference replaced by the script itself. */
+export function toSyncedCheck(c: CheckToRun): SyncedCheck {
+  const synced: SyncedCheck = { id: c.id, checkType: c.checkType, name: c.name, runInterval: c.runInterval, settings: c.settings };
+  if (c.checkType === 'script' && c.script) {
+    const { args, timeout, ...settings } = c.settings as { args?: string[]; timeout?: number };
+    synced.settings = settings;
+    synced.script = { shell: c.script.shell, body: c.script.body, args: args ?? c.script.defaultArgs, timeoutSeconds: timeout ?? c.script.defaultTimeout };
+  }
+  return synced;
+}
+
+/**
+ * Keeps each connected agent's list of checks current: the whole list (`checks.sync`) when its channel
+ * connects (agent.online), and again whenever one of its checks is created, changed or deleted, or the script
+ * of one of its script checks changes. An agent connected to another instance is reached by that instance at
+ * its next connect (one instance today: AgentChannel.notify answers false for an agent not connected here).
+ */
+@Injectable()
+export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('checks');
+  private readonly off: Array<() => void> = [];
+  /** Agents whose list is being sent now; `again`: it changed meanwhile, send it once more after. */
+  private readonly sending = new Map<number, { again: boolean }>();
+
+  constructor(
+    private readonly repo: ChecksRepository,
+    private readonly channel: AgentChannel,
+    private readonly events: RmmEvents,
+    private readonly scripts: ScriptsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.off.push(
+      this.events.on('agent.online', ({ agentId }) => this.push(agentId)),
+      this.scripts.onChanged((scriptId) => void this.scriptChanged(scriptId).catch((err: Error) => this.logger.warn(`checks of script ${scriptId} not re-sent: ${err.message}`))),
+    );
+  }
+
+  onApplicationShutdown(): void {
+    for (const off of this.off.splice(0)) off();
+  }
+
+  /**
+   * Sends the agent its current checks, if it is connected here (never throws; a failure is logged). One send
+   * per agent at a time: a change during a send makes one more send after it, so two lists read at nearly the
+   * same moment can never reach the agent newest first and leave it with the older one.
+   */
+  push(agentId: number): void {
+    const current = this.sending.get(agentId);
+    if (current) {
+      current.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.sending.set(agentId, state);
+    const loop = async (): Promise<void> => {
+      do {
+        state.again = false;
+        await this.send(agentId).catch((err: Error) => this.logger.warn(`checks of agent ${agentId} not sent: ${err.message}`));
+      } while (state.again);
+      this.sending.delete(agentId);
+    };
+    void loop();
+  }
+
+  /** Sends the agent its current checks; false when it is not connected here. */
+  async send(agentId: number): Promise<boolean> {
+    if (!(await this.channel.isOnline(agentId))) return false;
+    const checks = (await this.repo.toRun(agentId)).map(toSyncedCheck);
+    return this.channel.notify(agentId, { type: 'checks.sync', checks });
+  }
+
+  private async scriptChanged(scriptId: number): Promise<void> {
+    for (const agentId of await this.repo.agentsRunningScript(scriptId)) this.push(agentId);
+  }
+}
