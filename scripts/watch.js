@@ -107,7 +107,7 @@ function formatLine(m) {
       text = `run ${d.run_id} ${d.stream} ${quote(d.chunk)}`;
       break;
     case 'script.finished':
-      text = `run ${d.run_id} retcode ${d.retcode === null ? '-' : d.retcode} in ${d.execution_time} s${d.timed_out ? ', timed out' : ''}`;
+      text = `run ${d.run_id} retcode ${d.retcode === null ? '-' : d.retcode} in ${typeof d.execution_time === 'number' ? d.execution_time.toFixed(3).replace(/\.?0+$/, '') : d.execution_time} s${d.timed_out ? ', timed out' : ''}`;
       break;
     case 'check.status':
       text = `check ${d.check_id} ${d.previous_status} -> ${d.status}${d.more_info ? ` ${quote(d.more_info)}` : ''}`;
