@@ -15,6 +15,8 @@ export interface AppConfig {
   databaseUrl?: string;
   dataDir: string;
   redisUrl?: string;
+  /** Prefix of every Redis key and pub/sub channel of several-instance state (REDIS_PREFIX): instances that share it share that state. */
+  redisPrefix: string;
   /** Base of the URLs the server hands out (download URLs); defaults to http://localhost:$PORT. */
   publicUrl: string;
   /** Native installers an operator provides (`<platform>-<arch>.<ext>`), served instead of the install scripts. */
@@ -111,6 +113,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     databaseUrl: postgresUrl(env, 'DATABASE_URL'),
     dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? '.data'),
     redisUrl: redisUrl(env, 'REDIS_URL'),
+    redisPrefix: redisPrefix(env),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     installersDir: installersDir === undefined ? undefined : resolve(cwd, installersDir),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -203,6 +206,12 @@ function postgresUrl(env: Env, name: string): string | undefined {
     throw new ConfigError(name, 'names no database (expected something like postgres://user:password@host:5432/database)');
   }
   return url ? text(env, name) : undefined;
+}
+
+function redisPrefix(env: Env): string {
+  const value = text(env, 'REDIS_PREFIX') ?? 'rmm:';
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(value)) throw new ConfigError('REDIS_PREFIX', `must be 1-64 letters, digits or ":._-", got "${value.slice(0, 80)}"`);
+  return value;
 }
 
 function redisUrl(env: Env, name: string): string | undefined {

@@ -14,8 +14,8 @@ export type AgentCommand = keyof AgentCommands;
 
 /**
  * The one way services talk to agents: is an agent online, and send it a command and await its answer
- * within a time limit. Today's implementation is in-process (LocalAgentChannel); a Redis-backed one
- * (several instances) replaces it without any service changing.
+ * within a time limit. One instance: in-process (LocalAgentChannel). Several (REDIS_URL): RedisAgentChannel
+ * reaches an agent whichever instance holds its connection, with the same answers and errors.
  */
 export abstract class AgentChannel {
   abstract isOnline(agentId: number): Promise<boolean>;
@@ -24,8 +24,8 @@ export abstract class AgentChannel {
    * when no channel is open, Disconnected when it closes before the answer, NoAnswer after `timeoutMs`.
    */
   abstract request<K extends AgentCommand>(agentId: number, command: K, body: AgentCommands[K]['in'], timeoutMs: number): Promise<AgentCommands[K]['out']>;
-  /** Sends a one-way message (no answer awaited, e.g. `checks.sync`); false when the agent is not connected here. */
-  abstract notify(agentId: number, message: { type: string } & Record<string, unknown>): boolean;
+  /** Sends a one-way message (no answer awaited, e.g. `checks.sync`); false when the agent is not connected. */
+  abstract notify(agentId: number, message: { type: string } & Record<string, unknown>): Promise<boolean>;
   /**
    * Handles the agent messages of one `type` the gateway does not know itself (e.g. `check.result`): the
    * handler gets the agent's id and the parsed message, whatever it holds (validate it). One handler per type.
@@ -82,7 +82,12 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
     return true;
   }
 
-  notify(agentId: number, message: { type: string } & Record<string, unknown>): boolean {
+  async notify(agentId: number, message: { type: string } & Record<string, unknown>): Promise<boolean> {
+    return this.send(agentId, message);
+  }
+
+  /** notify's work, at once: false when this instance holds no connection of the agent. */
+  send(agentId: number, message: { type: string } & Record<string, unknown>): boolean {
     const connection = this.connections.get(agentId);
     if (!connection) return false;
     try {
@@ -93,15 +98,38 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
     }
   }
 
+  private readonly watchers: Array<{ attached(agentId: number): void; detached(agentId: number): void }> = [];
+
+  /** Told when an agent's connection starts being held here, and when none is held any more (RedisAgentChannel's ownership). */
+  watch(watcher: { attached(agentId: number): void; detached(agentId: number): void }): () => void {
+    this.watchers.push(watcher);
+    return () => {
+      const i = this.watchers.indexOf(watcher);
+      if (i >= 0) this.watchers.splice(i, 1);
+    };
+  }
+
+  /** True when this instance holds a connection of the agent. */
+  holds(agentId: number): boolean {
+    return this.connections.has(agentId);
+  }
+
+  /** The agents this instance holds a connection of. */
+  held(): IterableIterator<number> {
+    return this.connections.keys();
+  }
+
   /** Registers an agent's open connection (replacing an older one); returns the function that detaches it. */
   attach(agentId: number, connection: AgentConnection): () => void {
     const previous = this.connections.get(agentId);
     if (previous) this.failPending(agentId, 'agent disconnected');
     this.connections.set(agentId, connection);
+    for (const w of this.watchers) w.attached(agentId);
     return () => {
       if (this.connections.get(agentId) !== connection) return;
       this.connections.delete(agentId);
       this.failPending(agentId, 'agent disconnected');
+      for (const w of this.watchers) w.detached(agentId);
     };
   }
 

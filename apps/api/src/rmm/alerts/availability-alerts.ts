@@ -9,7 +9,8 @@ export const OVERDUE_SEVERITY = 'error';
 /**
  * Availability: an agent that becomes overdue opens one agent_overdue alert; the agent coming back (its
  * channel connects again) resolves it by 'system'. agent.overdue is announced once per change by the status
- * sweep (the UPDATE decides), so several instances open one alert (and the unique index stands behind it).
+ * sweep (the UPDATE decides), so several instances open one alert (and the unique index stands behind it);
+ * with several instances each handles only the events it emitted itself ({ local: true }), so no work is done N times.
  */
 @Injectable()
 export class AvailabilityAlerts implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,8 +25,8 @@ export class AvailabilityAlerts implements OnApplicationBootstrap, OnApplication
 
   onApplicationBootstrap(): void {
     this.off.push(
-      this.events.on('agent.overdue', ({ agentId }) => void this.overdue(agentId).catch((err: Error) => this.logger.warn(`agent_overdue alert of agent ${agentId} not opened: ${err.message}`))),
-      this.events.on('agent.online', ({ agentId }) => void this.back(agentId).catch((err: Error) => this.logger.warn(`agent_overdue alert of agent ${agentId} not resolved: ${err.message}`))),
+      this.events.on('agent.overdue', ({ agentId }) => void this.overdue(agentId).catch((err: Error) => this.logger.warn(`agent_overdue alert of agent ${agentId} not opened: ${err.message}`)), { local: true }),
+      this.events.on('agent.online', ({ agentId }) => void this.back(agentId).catch((err: Error) => this.logger.warn(`agent_overdue alert of agent ${agentId} not resolved: ${err.message}`)), { local: true }),
     );
   }
 

@@ -29,8 +29,8 @@ export function toSyncedCheck(c: CheckToRun): SyncedCheck {
 /**
  * Keeps each connected agent's list of checks current: the whole list (`checks.sync`) when its channel
  * connects (agent.online), and again whenever one of its checks is created, changed or deleted, or the script
- * of one of its script checks changes. An agent connected to another instance is reached by that instance at
- * its next connect (one instance today: AgentChannel.notify answers false for an agent not connected here).
+ * of one of its script checks changes, whichever instance the change came through (with several instances the
+ * AgentChannel reaches the agent on the instance that holds it).
  */
 @Injectable()
 export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -48,7 +48,8 @@ export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown 
 
   onApplicationBootstrap(): void {
     this.off.push(
-      this.events.on('agent.online', ({ agentId }) => this.push(agentId)),
+      // Once, by the instance the agent connected to (it emitted agent.online): see RmmEventOptions.local.
+      this.events.on('agent.online', ({ agentId }) => this.push(agentId), { local: true }),
       this.scripts.onChanged((scriptId) => void this.scriptChanged(scriptId).catch((err: Error) => this.logger.warn(`checks of script ${scriptId} not re-sent: ${err.message}`))),
     );
   }

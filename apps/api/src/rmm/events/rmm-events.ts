@@ -28,17 +28,31 @@ export interface RmmEventMap {
 export type RmmEventName = keyof RmmEventMap;
 export type RmmEventHandler<K extends RmmEventName> = (data: RmmEventMap[K]) => void;
 
+/** How a handler subscribes. */
+export interface RmmEventOptions {
+  /**
+   * Only the events this instance emitted itself. With several instances (REDIS_URL) every event reaches every
+   * instance: a handler that does something once per event (open an alert, send an agent its checks) takes
+   * only its own instance's, while one that acts on what this instance holds (close its sockets, drop a
+   * cached key, relay to its subscribers) takes them all (the default). One instance: every event is local.
+   */
+  local?: boolean;
+}
+
 /**
- * The typed event bus. Today's implementation is in-process (LocalRmmEvents); a Redis-backed one fans
- * events out across instances without any publisher changing.
+ * The typed event bus. One instance: in-process (LocalRmmEvents); several (REDIS_URL): RedisRmmEvents fans
+ * every event out to every instance, the emitter included, in the order each instance emitted them.
  */
 export abstract class RmmEvents {
   abstract emit<K extends RmmEventName>(event: K, data: RmmEventMap[K]): void;
   /** Subscribes; returns the function that unsubscribes. */
-  abstract on<K extends RmmEventName>(event: K, handler: RmmEventHandler<K>): () => void;
+  abstract on<K extends RmmEventName>(event: K, handler: RmmEventHandler<K>, options?: RmmEventOptions): () => void;
 }
 
-/** One instance: a Node EventEmitter. A handler that throws is logged and never reaches the publisher. */
+/**
+ * One instance: a Node EventEmitter (every event is local). A handler that throws is logged and never reaches
+ * the publisher. RedisRmmEvents delivers through `deliver` with `local` false for other instances' events.
+ */
 @Injectable()
 export class LocalRmmEvents extends RmmEvents {
   private readonly emitter = new EventEmitter({ captureRejections: false });
@@ -50,11 +64,18 @@ export class LocalRmmEvents extends RmmEvents {
   }
 
   emit<K extends RmmEventName>(event: K, data: RmmEventMap[K]): void {
-    this.emitter.emit(event, data);
+    this.deliver(event, data, true);
   }
 
-  on<K extends RmmEventName>(event: K, handler: RmmEventHandler<K>): () => void {
-    const safe = (data: RmmEventMap[K]): void => {
+  /** Runs this instance's handlers of `event` (`local`: emitted by this instance). */
+  deliver<K extends RmmEventName>(event: K, data: RmmEventMap[K], local: boolean): void {
+    this.emitter.emit(event, data, local);
+  }
+
+  on<K extends RmmEventName>(event: K, handler: RmmEventHandler<K>, options: RmmEventOptions = {}): () => void {
+    const onlyLocal = options.local === true;
+    const safe = (data: RmmEventMap[K], local: boolean): void => {
+      if (onlyLocal && !local) return;
       try {
         handler(data);
       } catch (err) {

@@ -1,0 +1,76 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import { RuntimeConfig } from '../../config/runtime-config';
+import { DomainError, CommonErrorCode } from '../errors/domain-error';
+import { RedisConnections } from './redis-connections';
+
+/** The clear error of a Redis that does not answer (503): several-instance operations cannot proceed without it. */
+export const busUnavailable = (): DomainError => new DomainError(CommonErrorCode.Unavailable, 'the message bus (Redis) is not available, retry shortly');
+
+/**
+ * Redis pub/sub for the several-instance implementations (RedisRmmEvents, RedisAgentChannel): one publisher
+ * connection (so what one instance publishes arrives everywhere in the order it was published), one subscriber
+ * connection (Redis reserves a subscribed connection for pub/sub), this instance's id, and the key prefix
+ * (REDIS_PREFIX) every key and channel starts with. Connections are made on first use; ioredis reconnects by
+ * itself, and the channels are subscribed again each time the subscriber is ready.
+ */
+@Injectable()
+export class RedisPubSub {
+  /** This instance, as the ownership records and the command channels name it. */
+  readonly instanceId = randomUUID();
+  private readonly logger = new Logger('redis');
+  private publisher?: Redis;
+  private subscriber?: Redis;
+  private readonly handlers = new Map<string, (message: string) => void>();
+
+  constructor(
+    private readonly redis: RedisConnections,
+    private readonly config: RuntimeConfig,
+  ) {}
+
+  /** `name` under this deployment's prefix. */
+  key(name: string): string {
+    return `${this.config.redisPrefix}${name}`;
+  }
+
+  /** The connection for ordinary commands (GET/SET, scripts). */
+  commands(): Redis {
+    return this.redis.shared();
+  }
+
+  /** Publishes on `channel` (already prefixed); resolves to the number of instances subscribed to it. */
+  publish(channel: string, message: string): Promise<number> {
+    this.publisher ??= this.redis.connect('publisher');
+    return this.publisher.publish(channel, message);
+  }
+
+  /** Delivers every message of `channel` (already prefixed) to `handler`, from now on (one handler per channel). */
+  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    if (this.handlers.has(channel)) throw new Error(`${channel} already has a subscriber`);
+    this.handlers.set(channel, handler);
+    if (!this.subscriber) {
+      const sub = this.redis.connect('subscriber', { autoResubscribe: false });
+      this.subscriber = sub;
+      sub.on('message', (ch: string, message: string) => {
+        try {
+          this.handlers.get(ch)?.(message);
+        } catch (err) {
+          this.logger.error(`handler of ${ch} failed: ${(err as Error).message}`);
+        }
+      });
+      // After every (re)connection, whatever was or was not subscribed before it.
+      let first = true;
+      sub.on('ready', () => {
+        if (first) return void (first = false);
+        void sub.subscribe(...this.handlers.keys()).catch((err: Error) => this.logger.warn(`subscriptions not renewed: ${err.message}`));
+      });
+    }
+    try {
+      await this.subscriber.subscribe(channel);
+    } catch (err) {
+      // Redis down at start: the subscription is made when it answers (the 'ready' above).
+      this.logger.warn(`${channel} not subscribed yet: ${(err as Error).message}`);
+    }
+  }
+}
