@@ -36,6 +36,8 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'postgres://h:5432' }, 'DATABASE_URL names no database'],
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL must start with http:// or https://'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL must start with redis:// or rediss://'],
+    [{ REDIS_PREFIX: 'has space' }, 'REDIS_PREFIX must be 1-64 letters, digits or ":._-"'],
+    [{ REDIS_PREFIX: 'x'.repeat(65) }, 'REDIS_PREFIX must be 1-64 letters'],
     [{ RMM_DEFAULT_CLIENT_ID: '0' }, 'RMM_DEFAULT_CLIENT_ID must be a whole number from 1'],
     [{ RMM_DEFAULT_SITE_ID: '1.5' }, 'RMM_DEFAULT_SITE_ID must be a whole number from 1'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],

@@ -45,7 +45,8 @@ export class RedisConnections implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all(this.open.map((r) => r.quit().catch(() => r.disconnect())));
+    // A connection that is not up (Redis down: ioredis retrying) is dropped at once, its reconnection stopped.
+    await Promise.all(this.open.map(async (r) => (r.status === 'ready' ? r.quit().then(() => undefined, () => r.disconnect()) : r.disconnect())));
     this.open.length = 0;
     this.sharedConnection = undefined;
   }

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../common/errors/domain-error';
 import { RedisPubSub, busUnavailable } from '../../common/redis/redis-pubsub';
@@ -50,7 +50,7 @@ const AGENT_CODES = new Set<string>(Object.values(AgentsErrorCode));
  * Disconnected when the owner loses it mid-request, NoAnswer at the time-out; Redis unreachable: 503.
  */
 @Injectable()
-export class RedisAgentChannel extends AgentChannel implements OnModuleInit, OnApplicationShutdown {
+export class RedisAgentChannel extends AgentChannel implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('agent-channel');
   private readonly pending = new Map<string, RemotePending>();
   private readonly inbox: string;
@@ -66,9 +66,16 @@ export class RedisAgentChannel extends AgentChannel implements OnModuleInit, OnA
   }
 
   async onModuleInit(): Promise<void> {
-    this.unwatch = this.local.watch({ attached: (agentId) => this.claim(agentId), detached: (agentId) => this.release(agentId) });
+    this.unwatch = this.local.watch({ attached: (agentId) => this.claim(agentId), detached: (agentId) => void this.release(agentId) });
     await this.bus.subscribe(this.inbox, (text) => this.receive(text));
     this.refresher = setInterval(() => void this.refresh().catch((err: Error) => this.logger.warn(`agent ownership not refreshed: ${err.message}`)), OWNER_REFRESH_MS).unref();
+  }
+
+  /** Stopping: the records of the agents held here go (other instances answer NotConnected until they reconnect elsewhere). */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.refresher);
+    const held = [...this.local.held()];
+    await Promise.all(held.map((agentId) => this.release(agentId)));
   }
 
   onApplicationShutdown(): void {
@@ -155,11 +162,14 @@ export class RedisAgentChannel extends AgentChannel implements OnModuleInit, OnA
       .catch((err: Error) => this.logger.warn(`agent ${agentId} ownership not recorded: ${err.message}`));
   }
 
-  private release(agentId: number): void {
-    this.bus
+  private release(agentId: number): Promise<void> {
+    return this.bus
       .commands()
       .eval(RELEASE_SCRIPT, 1, this.ownerKey(agentId), this.bus.instanceId)
-      .catch((err: Error) => this.logger.warn(`agent ${agentId} ownership not cleared (it expires): ${err.message}`));
+      .then(
+        () => undefined,
+        (err: Error) => this.logger.warn(`agent ${agentId} ownership not cleared (it expires): ${err.message}`),
+      );
   }
 
   /** Extends the records of every agent held here (and sets those Redis lost); returns how many are this instance's. */
