@@ -59,10 +59,10 @@ export class RedisPubSub {
           this.logger.error(`handler of ${ch} failed: ${(err as Error).message}`);
         }
       });
-      // After every (re)connection, whatever was or was not subscribed before it.
-      let first = true;
+      // On every (re)connection, every channel, whether or not its first SUBSCRIBE got through (Redis down at
+      // start); subscribing again to a subscribed channel changes nothing.
       sub.on('ready', () => {
-        if (first) return void (first = false);
+        if (this.handlers.size === 0) return;
         void sub.subscribe(...this.handlers.keys()).catch((err: Error) => this.logger.warn(`subscriptions not renewed: ${err.message}`));
       });
     }
