@@ -11,14 +11,18 @@
 #
 # Install scripts: npm 11 reads package.json's "allowScripts"; the npm in node:20 images is older and
 # would run every install script (@scarf/scarf's telemetry among them). So dependencies are installed with
-# --ignore-scripts and exactly the approved packages are rebuilt: argon2 (picks its prebuilt binary).
+# --ignore-scripts and, of the approved packages, the one the image needs is rebuilt: argon2, compiled from
+# source (its prebuilt linux-x64 glibc binary, 0.45.1, crashed on load on the Debian 12 machine this was
+# written on, as it does in the project's own npm ci, which compiles it), which needs the
+# full node image's compilers; the runtime stage is the slim image of the same Debian release.
+ARG BUILD_IMAGE=node:20.20-bookworm
 ARG NODE_IMAGE=node:20.20-bookworm-slim
 
-FROM ${NODE_IMAGE} AS build
+FROM ${BUILD_IMAGE} AS build
 WORKDIR /src
 ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild argon2
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY scripts ./scripts
 COPY libs ./libs
@@ -27,12 +31,13 @@ COPY apps ./apps
 RUN npm run build && npm run build:agent \
   && test -f dist/apps/api/src/main.js && test -f dist/agent/rmm-agent.js
 
-FROM ${NODE_IMAGE} AS deps
+FROM ${BUILD_IMAGE} AS deps
 WORKDIR /app
 ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
-  && npm rebuild argon2 \
+  && npm_config_build_from_source=true npm rebuild argon2 \
+  && node -e "require('argon2').hash('image-check').then(() => undefined)" \
   && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime

@@ -183,8 +183,14 @@ describe('Dockerfile', () => {
 
   it('is multi-stage: the build stage builds dist/ and the agent bundle, the runtime stage installs nothing dev', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
+    // Built on the full image (compilers for argon2), run on the slim one of the same Node and Debian release.
+    expect(text).toMatch(/^ARG BUILD_IMAGE=node:20\.\d+-bookworm$/m);
     expect(text).toMatch(/^ARG NODE_IMAGE=node:20\.\d+-bookworm-slim$/m);
-    for (const s of stages) expect(s.from).toBe('${NODE_IMAGE}');
+    expect(stages.map((s) => [s.name, s.from])).toEqual([
+      ['build', '${BUILD_IMAGE}'],
+      ['deps', '${BUILD_IMAGE}'],
+      ['runtime', '${NODE_IMAGE}'],
+    ]);
     const build = stages.find((s) => s.name === 'build')!;
     const buildRuns = build.instructions.filter((i) => i.op === 'RUN').map((i) => i.args).join('\n');
     expect(buildRuns).toContain('npm ci --ignore-scripts');
