@@ -6,7 +6,7 @@
  * ours and the baseline alternately with the same connections and duration. Also the paged list at a steady
  * 200 req/s (p99 of each). Measures; asserts nothing. Traffic goes to 127.0.0.1 only.
  *
- *   node bench/http.js [--agents 20000] [--duration 10] [--connections 50] [--json out.json] [--cpu-prof DIR]
+ *   node bench/http.js [--agents 20000] [--duration 10] [--connections 50] [--rounds 2] [--json out.json] [--cpu-prof DIR]
  *
  * As a module: runHttpBench({ agents, durationSeconds, connections, log }) → { rows, p99 }.
  */
@@ -76,7 +76,7 @@ const summary = (r) => ({
   errors: r.errors + r.timeouts,
 });
 
-async function runHttpBench({ agents = 20000, durationSeconds = 10, connections = 50, log = () => undefined, cpuProfDir, steadyRate = 200 } = {}) {
+async function runHttpBench({ agents = 20000, durationSeconds = 10, connections = 50, log = () => undefined, cpuProfDir, steadyRate = 200, rounds = 2 } = {}) {
   execFileSync(process.execPath, [join(ROOT, 'scripts/build-if-stale.js')], { cwd: ROOT, stdio: 'ignore' });
   const db = await createBenchDatabase(`rmm_bench_http_${process.pid}`, log);
   const children = [];
@@ -124,12 +124,28 @@ async function runHttpBench({ agents = 20000, durationSeconds = 10, connections 
     // Warm-up (JIT, pools): 2 s each.
     for (const r of routes) for (const s of servers) await cannon({ url: s.url + r.path, connections, duration: 2 });
 
+    // Each figure: `rounds` alternating slices (ours, baseline, ours, …) of durationSeconds/rounds each, so that
+    // both see the same machine (a shared one's load drifts); req/s = all requests / all time, p99 = the median
+    // of the slices' p99.
     const rows = [];
     const details = {};
+    const slice = Math.max(1, Math.round(durationSeconds / rounds));
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     for (const r of routes) {
       const res = {};
+      const parts = { ours: [], baseline: [] };
+      for (let i = 0; i < rounds; i++) for (const s of servers) parts[s.key].push(await cannon({ url: s.url + r.path, connections, duration: slice }));
       for (const s of servers) {
-        res[s.key] = summary(await cannon({ url: s.url + r.path, connections, duration: durationSeconds }));
+        const all = parts[s.key];
+        const requests = all.reduce((n, x) => n + x.requests.total, 0);
+        const seconds = all.reduce((n, x) => n + x.duration, 0);
+        res[s.key] = {
+          rps: requests / seconds,
+          p50: median(all.map((x) => x.latency.p50)),
+          p99: median(all.map((x) => x.latency.p99)),
+          non2xx: all.reduce((n, x) => n + x.non2xx, 0),
+          errors: all.reduce((n, x) => n + x.errors + x.timeouts, 0),
+        };
         log(`${r.name} ${s.key}: ${res[s.key].rps.toFixed(0)} req/s, p99 ${res[s.key].p99} ms, non-2xx ${res[s.key].non2xx}, errors ${res[s.key].errors}`);
       }
       details[r.name] = res;
@@ -177,6 +193,7 @@ if (require.main === module) {
     durationSeconds: Number(opt('duration', 10)),
     connections: Number(opt('connections', 50)),
     cpuProfDir: opt('cpu-prof', undefined),
+    rounds: Number(opt('rounds', 2)),
     log: (m) => process.stderr.write(`${m}\n`),
   }).then(
     (result) => {
