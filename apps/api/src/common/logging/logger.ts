@@ -41,7 +41,9 @@ const REDACT_PATHS = [
  */
 export function defaultDestination(format: 'json' | 'pretty' | undefined): pino.DestinationStream {
   const pretty = format === 'pretty' || (format === undefined && process.stdout.isTTY === true);
-  if (!pretty) return pino.destination({ dest: 1, sync: true });
+  // JSON lines are written asynchronously (a request never waits on stdout; lines written while a write is
+  // in flight go out together); pino flushes what is pending synchronously when the process exits.
+  if (!pretty) return pino.destination({ dest: 1, sync: false });
   const pinoPretty = require('pino-pretty') as (o: Record<string, unknown>) => pino.DestinationStream;
   return pinoPretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', singleLine: true, sync: true });
 }

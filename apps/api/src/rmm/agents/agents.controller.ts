@@ -4,11 +4,12 @@ import { KeyedRequest } from '../common/api-key.guard';
 import { ScriptRunAcceptedDto, ScriptRunDto, ScriptRunFilterDto, ScriptRunResultDto, toScriptRunDto } from '../script-runs/script-runs.dto';
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../common/id.pipe';
-import { setTotal } from '../common/list-headers';
+import { jsonStream, setTotal } from '../common/list-headers';
 import { isPaged, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
 import { RequireScope, RmmController } from '../common/scopes';
-import { AgentDetailDto, AgentDto, AgentFilterDto, RunScriptDto, toAgentDetailDto, toAgentDto } from './agents.dto';
+import { AgentDetailDto, AgentDto, AgentFilterDto, RunScriptDto } from './agents.dto';
+import type { Readable } from 'node:stream';
 import { AgentsService } from './agents.service';
 
 @RmmController('agents', 'agents')
@@ -20,10 +21,12 @@ export class AgentsController {
   @ApiOperation({ summary: 'List agents; filters hostname (exact), client, site, monitoring_type. Scope: agents:read' })
   @ApiOkResponse({ type: [AgentDto] })
   @ApiResponse({ status: 400, type: RmmErrorDto })
-  async list(@Query() q: AgentFilterDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<AgentDto[]> {
-    const [rows, total] = await this.agents.list({ hostname: q.hostname, clientId: q.client, siteId: q.site, monitoringType: q.monitoring_type }, pageOf(q));
-    setTotal(reply, isPaged(q) ? total : undefined);
-    return rows.map(toAgentDto);
+  async list(@Query() q: AgentFilterDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<AgentDto[] | Readable> {
+    const filter = { hostname: q.hostname, clientId: q.client, siteId: q.site, monitoringType: q.monitoring_type };
+    if (!isPaged(q)) return jsonStream(reply, await this.agents.all(filter));
+    const [rows, total] = await this.agents.page(filter, pageOf(q));
+    setTotal(reply, total);
+    return rows;
   }
 
   @Get(':agentId')
@@ -32,7 +35,7 @@ export class AgentsController {
   @ApiOkResponse({ type: AgentDetailDto })
   @ApiResponse({ status: 404, type: RmmErrorDto })
   async get(@Param('agentId', ParseIdPipe) id: number): Promise<AgentDetailDto> {
-    return toAgentDetailDto(await this.agents.get(id));
+    return this.agents.detail(id);
   }
 
   @Delete(':agentId')

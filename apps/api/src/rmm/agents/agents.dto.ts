@@ -4,6 +4,7 @@ import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLengt
 import { AGENT_STATUSES, AgentDisk, AgentEntity, AgentStatus, MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
 import { PG_INT_MAX, iso } from '../../common/values';
+import type { AgentRow } from './agents.sql';
 
 export class AgentFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Exact hostname' })
@@ -105,6 +106,40 @@ export function toAgentDetailDto(a: AgentEntity): AgentDetailDto {
     deployment: a.deploymentId,
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
+  };
+}
+
+/** A row of agents.sql.ts's list queries, straight to the spec's Agent (the spec's field order). */
+export function rowToAgentDto(r: AgentRow): AgentDto {
+  return {
+    agent_id: String(r.id),
+    hostname: r.hostname,
+    client: r.client_id !== null && r.client_name !== null ? { id: r.client_id, name: r.client_name } : null,
+    site: r.site_id !== null && r.site_name !== null ? { id: r.site_id, name: r.site_name } : null,
+    plat: r.plat as Platform,
+    monitoring_type: r.monitoring_type as MonitoringType,
+    operating_system: r.operating_system,
+    version: r.version,
+    last_seen: iso(r.last_seen),
+    status: r.status as AgentStatus,
+    logged_in_username: r.logged_in_username,
+    public_ip: r.public_ip,
+    local_ip: r.local_ip,
+    cpu_model: r.cpu_model,
+    total_ram: r.total_ram,
+    disks: r.disks as AgentDisk[] | null,
+  };
+}
+
+/** A row of AGENT_DETAIL_SQL, straight to the agent detail object. */
+export function rowToAgentDetailDto(r: AgentRow): AgentDetailDto {
+  return {
+    ...rowToAgentDto(r),
+    patches_pending: r.patches_pending,
+    wmi_detail: r.wmi_detail,
+    deployment: r.deployment_id,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
   };
 }
 

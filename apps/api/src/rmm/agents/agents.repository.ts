@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { FindOptionsWhere, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
 import { AgentEntity } from '@app/entities';
 import { Page } from '../common/pagination.dto';
+import { AGENT_DETAIL_SQL, AgentRow, agentBatchSql, agentCountSql, agentPageSql } from './agents.sql';
 
 export interface AgentFilter {
   hostname?: string;
@@ -20,14 +21,26 @@ export class AgentsRepository {
   }
 
 
-  /** Agents with their client and site names, by id (hostname uses IDX_agents_hostname, site IDX_agents_site). */
-  list(f: AgentFilter, page: Page): Promise<[AgentEntity[], number]> {
-    const where: FindOptionsWhere<AgentEntity> = {};
-    if (f.hostname !== undefined) where.hostname = f.hostname;
-    if (f.clientId !== undefined) where.clientId = f.clientId;
-    if (f.siteId !== undefined) where.siteId = f.siteId;
-    if (f.monitoringType !== undefined) where.monitoringType = f.monitoringType;
-    return this.agents.findAndCount({ where, relations: { client: true, site: true }, order: { id: 'ASC' }, skip: page.offset, take: page.limit });
+  /**
+   * One page of agents with their client and site names, by id, and the number the filter matches (two
+   * statements side by side; hostname uses IDX_agents_hostname, site IDX_agents_site). Raw rows: no entities.
+   */
+  async page(f: AgentFilter, page: Page): Promise<[AgentRow[], number]> {
+    const list = agentPageSql(f, page.limit, page.offset);
+    const count = agentCountSql(f);
+    const [rows, counted] = await Promise.all([this.tx.query<AgentRow[]>(list.text, list.values), this.tx.query<{ n: number }[]>(count.text, count.values)]);
+    return [rows, counted[0].n];
+  }
+
+  /** Up to `batch` agents with ids after `afterId`, by id (keyset: each batch is one index range scan). */
+  batchAfter(f: AgentFilter, afterId: number, batch: number): Promise<AgentRow[]> {
+    const q = agentBatchSql(f, afterId, batch);
+    return this.tx.query<AgentRow[]>(q.text, q.values);
+  }
+
+  async findRowById(id: number): Promise<AgentRow | null> {
+    const rows = await this.tx.query<AgentRow[]>(AGENT_DETAIL_SQL, [id]);
+    return rows[0] ?? null;
   }
 
   findById(id: number): Promise<AgentEntity | null> {

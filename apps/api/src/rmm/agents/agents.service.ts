@@ -4,7 +4,9 @@ import { fieldInvalid, notFound } from '../../common/errors/domain-error';
 import { Page } from '../common/pagination.dto';
 import { ScriptsService } from '../scripts/scripts.service';
 import { AgentFilter, AgentsRepository } from './agents.repository';
-import { RunScriptDto } from './agents.dto';
+import { AgentDetailDto, AgentDto, RunScriptDto, rowToAgentDetailDto, rowToAgentDto } from './agents.dto';
+import { AGENT_STREAM_BATCH } from './agents.sql';
+import { Readable } from 'node:stream';
 import { ScriptRunAcceptedDto, ScriptRunResultDto } from '../script-runs/script-runs.dto';
 import { RunFilter } from '../script-runs/script-runs.repository';
 import { ScriptRunsService } from '../script-runs/script-runs.service';
@@ -17,10 +19,47 @@ export class AgentsService {
     private readonly scriptRuns: ScriptRunsService,
   ) {}
 
-  list(filter: AgentFilter, page: Page): Promise<[AgentEntity[], number]> {
-    return this.repo.list(filter, page);
+  /** One page of agents, and how many the filter matches (X-Total-Count). */
+  async page(filter: AgentFilter, page: Page): Promise<[AgentDto[], number]> {
+    const [rows, total] = await this.repo.page(filter, page);
+    return [rows.map(rowToAgentDto), total];
   }
 
+  /**
+   * Every agent the filter matches, by id. Up to one batch: the plain array (the answer is exactly as it
+   * always was). More: a stream of JSON text, written batch by batch (keyset pages of AGENT_STREAM_BATCH),
+   * so that no giant string or array of 20,000 agents is ever held in memory.
+   */
+  async all(filter: AgentFilter): Promise<AgentDto[] | Readable> {
+    const first = await this.repo.batchAfter(filter, 0, AGENT_STREAM_BATCH);
+    if (first.length < AGENT_STREAM_BATCH) return first.map(rowToAgentDto);
+    const repo = this.repo;
+    async function* pieces(): AsyncGenerator<string> {
+      let rows = first;
+      let sep = '[';
+      while (rows.length > 0) {
+        let chunk = '';
+        for (const r of rows) {
+          chunk += sep + JSON.stringify(rowToAgentDto(r));
+          sep = ',';
+        }
+        yield chunk;
+        if (rows.length < AGENT_STREAM_BATCH) break;
+        rows = await repo.batchAfter(filter, rows[rows.length - 1].id, AGENT_STREAM_BATCH);
+      }
+      yield ']';
+    }
+    return Readable.from(pieces(), { objectMode: false });
+  }
+
+  /** The agent detail object, straight from one row (the HTTP route). */
+  async detail(id: number): Promise<AgentDetailDto> {
+    const row = await this.repo.findRowById(id);
+    if (!row) throw notFound();
+    return rowToAgentDetailDto(row);
+  }
+
+  /** The agent's entity (the events WebSocket's hello and agent.updated). */
   async get(id: number): Promise<AgentEntity> {
     const agent = await this.repo.findById(id);
     if (!agent) throw notFound();

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyUsage } from './api-key-usage';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -6,7 +7,7 @@ import { ApiKeysService } from './api-keys.service';
 
 @Module({
   controllers: [ApiKeysController],
-  providers: [ApiKeysRepository, ApiKeysService, ApiKeyUsage],
+  providers: [ApiKeysRepository, ApiKeysService, ApiKeyUsage, ApiKeyCache],
   exports: [ApiKeysService, ApiKeyUsage],
 })
 export class ApiKeysModule {}

@@ -5,6 +5,7 @@ import { CommonErrorCode, DomainError, invalid, notFound } from '../../common/er
 import { Page } from '../common/pagination.dto';
 import { RmmEvents } from '../events/rmm-events';
 import { apiKeyMatches, apiKeyPrefix, generateApiKeySecret, hashApiKey } from './api-key-secret';
+import { ApiKeyCache } from './api-key-cache';
 import { ApiKeysRepository } from './api-keys.repository';
 import { keyExpiry } from './key-expiry';
 
@@ -27,6 +28,7 @@ export class ApiKeysService {
     private readonly keys: ApiKeysRepository,
     private readonly clock: Clock,
     private readonly events: RmmEvents,
+    private readonly cache: ApiKeyCache,
   ) {}
 
   /** Creates a key; the secret is returned this once and stored only as a hash. */
@@ -64,6 +66,7 @@ export class ApiKeysService {
   async revoke(id: number): Promise<ApiKeyEntity> {
     const key = await this.keys.revoke(id, this.clock.now());
     if (!key) throw notFound();
+    this.cache.forget(key.id); // at once here; other instances on the event
     this.events.emit('apikey.revoked', { keyId: key.id });
     return key;
   }
@@ -80,11 +83,20 @@ export class ApiKeysService {
     return key;
   }
 
-  /** The key this secret belongs to, if it exists and is usable at `now`. */
+  /**
+   * The key this secret belongs to, if it exists and is usable at `now`. A key verified in the last few
+   * seconds comes from ApiKeyCache (no database round trip); its expiry is still checked against `now`.
+   */
   async verify(secret: string, now = this.clock.now()): Promise<ApiKeyEntity | null> {
     if (!secret) return null;
-    const candidates = await this.keys.findByPrefix(apiKeyPrefix(secret));
-    const key = candidates.find((k) => apiKeyMatches(secret, k.secretHash));
+    const hash = hashApiKey(secret);
+    const nowMs = Date.now();
+    let key = this.cache.get(hash, nowMs);
+    if (!key) {
+      const candidates = await this.keys.findByPrefix(apiKeyPrefix(secret));
+      key = candidates.find((k) => apiKeyMatches(secret, k.secretHash));
+      if (key && !key.revokedAt) this.cache.set(hash, key, nowMs);
+    }
     if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) return null;
     return key;
   }
@@ -99,6 +111,7 @@ export class ApiKeysService {
     const sameScopes = existing.scopes.length === scopes.length && scopes.every((s) => existing.scopes.includes(s));
     if (!sameScopes || existing.revokedAt || existing.expiresAt || existing.name !== name) {
       await this.keys.restore(existing.id, name, scopes);
+      this.cache.clear();
     }
     return (await this.keys.findById(existing.id))!;
   }

@@ -49,3 +49,41 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     };
   }
 }
+
+/**
+ * The same counting as RedisThrottlerStorage (a counter per window, a block past the limit), in this process's
+ * memory: O(1) per request. (The throttler's stock ThrottlerStorageService keeps one timestamp per hit and
+ * filters the whole list on every request: with a high limit that cost grows with the traffic; see
+ * docs/performance.md.) Expired counters are swept once a window.
+ */
+export class MemoryThrottlerStorage implements ThrottlerStorage {
+  private readonly counters = new Map<string, { hits: number; resetAt: number; blockedUntil: number }>();
+  private lastSweep = Date.now();
+
+  increment(key: string, ttl: number, limit: number, blockDuration: number, _name: string): Promise<ThrottlerStorageRecord> {
+    const now = Date.now();
+    if (now - this.lastSweep >= Math.max(ttl, 1_000)) this.sweep(now);
+    let c = this.counters.get(key);
+    if (!c || (c.resetAt <= now && c.blockedUntil <= now)) {
+      c = { hits: 0, resetAt: now + ttl, blockedUntil: 0 };
+      this.counters.set(key, c);
+    } else if (c.resetAt <= now) {
+      c.hits = 0;
+      c.resetAt = now + ttl;
+    }
+    c.hits += 1;
+    if (c.blockedUntil <= now && c.hits > limit) c.blockedUntil = now + (blockDuration || ttl);
+    const isBlocked = c.blockedUntil > now;
+    return Promise.resolve({
+      totalHits: c.hits,
+      timeToExpire: Math.ceil((c.resetAt - now) / 1000),
+      isBlocked,
+      timeToBlockExpire: isBlocked ? Math.ceil((c.blockedUntil - now) / 1000) : 0,
+    });
+  }
+
+  private sweep(now: number): void {
+    this.lastSweep = now;
+    for (const [k, c] of this.counters) if (c.resetAt <= now && c.blockedUntil <= now) this.counters.delete(k);
+  }
+}

@@ -1,10 +1,10 @@
 import { ExecutionContext, Global, Module } from '@nestjs/common';
-import { ThrottlerModule, ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import { RedisConnections } from '../../common/redis/redis.module';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { ApiKeyGuard } from './api-key.guard';
-import { RedisThrottlerStorage } from './redis-throttler.storage';
+import { MemoryThrottlerStorage, RedisThrottlerStorage } from './redis-throttler.storage';
 import { bucketKey, keyTracker, limitByKey, RmmThrottlerGuard } from './rmm-throttler.guard';
 import { DEPLOYMENT_CREATION_KEY } from './scopes';
 
@@ -60,7 +60,7 @@ export class RmmCoreModule {}
       provide: RMM_THROTTLER_STORAGE,
       inject: [RedisConnections],
       useFactory: (redis: RedisConnections): ThrottlerStorage =>
-        redis.enabled ? new RedisThrottlerStorage(redis.shared()) : new ThrottlerStorageService(),
+        redis.enabled ? new RedisThrottlerStorage(redis.shared()) : new MemoryThrottlerStorage(),
     },
   ],
   exports: [RMM_THROTTLER_STORAGE],

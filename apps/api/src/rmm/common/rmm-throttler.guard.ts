@@ -2,7 +2,7 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerException, ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
-import { apiKeyMatches } from '../api-keys/api-key-secret';
+import { hashApiKey } from '../api-keys/api-key-secret';
 import type { KeyedRequest } from './api-key.guard';
 
 /** Requests are counted per API key (a hash of it, never the key), not per address. */
@@ -21,7 +21,14 @@ export const bucketKey = (_ctx: ExecutionContext, tracker: string, throttlerName
  */
 export function isFunctionKey(ctx: ExecutionContext, functionKeySecret: string): boolean {
   const key = ctx.switchToHttp().getRequest<KeyedRequest>().apiKey;
-  return key !== undefined && functionKeySecret !== '' && apiKeyMatches(functionKeySecret, key.secretHash);
+  return key !== undefined && functionKeySecret !== '' && functionKeyHash(functionKeySecret) === key.secretHash;
+}
+
+// The function key's hash, computed once per secret (not twice per request, once per throttler).
+let memo: { secret: string; hash: string } | undefined;
+function functionKeyHash(secret: string): string {
+  if (memo?.secret !== secret) memo = { secret, hash: hashApiKey(secret) };
+  return memo.hash;
 }
 
 /**

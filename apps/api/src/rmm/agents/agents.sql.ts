@@ -1,0 +1,88 @@
+/**
+ * The agent endpoints' SQL, in one place: one query with the client and site join, rows mapped straight to
+ * the DTOs (no entity hydration). bench/baseline-server.js runs these very statements.
+ */
+
+/** The columns of an agent row as the queries below return them. */
+export interface AgentRow {
+  id: number;
+  hostname: string;
+  client_id: number | null;
+  client_name: string | null;
+  site_id: number | null;
+  site_name: string | null;
+  plat: string;
+  monitoring_type: string;
+  operating_system: string | null;
+  version: string;
+  last_seen: Date | null;
+  status: string;
+  logged_in_username: string | null;
+  public_ip: string | null;
+  local_ip: string | null;
+  cpu_model: string | null;
+  total_ram: number | null;
+  disks: unknown;
+  patches_pending: number;
+  wmi_detail: Record<string, unknown> | null;
+  deployment_id: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const LIST_COLUMNS = `a.id, a.hostname, a.client_id, c.name AS client_name, a.site_id, s.name AS site_name, a.plat, a.monitoring_type,
+  a.operating_system, a.version, a.last_seen, a.status, a.logged_in_username, a.public_ip, a.local_ip, a.cpu_model, a.total_ram, a.disks`;
+const DETAIL_COLUMNS = `${LIST_COLUMNS}, a.patches_pending, a.wmi_detail, a.deployment_id, a.created_at, a.updated_at`;
+const FROM = `agents a LEFT JOIN clients c ON c.id = a.client_id LEFT JOIN sites s ON s.client_id = a.client_id AND s.id = a.site_id`;
+
+export const AGENT_DETAIL_SQL = `SELECT ${DETAIL_COLUMNS} FROM ${FROM} WHERE a.id = $1`;
+
+export interface AgentListFilter {
+  hostname?: string;
+  clientId?: number;
+  siteId?: number;
+  monitoringType?: string;
+}
+
+export interface Sql {
+  text: string;
+  values: unknown[];
+}
+
+function where(f: AgentListFilter, values: unknown[]): string[] {
+  const conds: string[] = [];
+  if (f.hostname !== undefined) conds.push(`a.hostname = $${values.push(f.hostname)}`);
+  if (f.clientId !== undefined) conds.push(`a.client_id = $${values.push(f.clientId)}`);
+  if (f.siteId !== undefined) conds.push(`a.site_id = $${values.push(f.siteId)}`);
+  if (f.monitoringType !== undefined) conds.push(`a.monitoring_type = $${values.push(f.monitoringType)}`);
+  return conds;
+}
+
+/** A page by offset (limit/offset given), ordered by id. */
+export function agentPageSql(f: AgentListFilter, limit: number | undefined, offset: number): Sql {
+  const values: unknown[] = [];
+  const conds = where(f, values);
+  let text = `SELECT ${LIST_COLUMNS} FROM ${FROM}${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''} ORDER BY a.id`;
+  if (limit !== undefined) text += ` LIMIT $${values.push(limit)}`;
+  if (offset > 0) text += ` OFFSET $${values.push(offset)}`;
+  return { text, values };
+}
+
+/** One batch of the full list by keyset (ids after `afterId`), ordered by id: how the unpaged list streams. */
+export function agentBatchSql(f: AgentListFilter, afterId: number, batch: number): Sql {
+  const values: unknown[] = [];
+  const conds = where(f, values);
+  if (afterId > 0) conds.push(`a.id > $${values.push(afterId)}`);
+  const text = `SELECT ${LIST_COLUMNS} FROM ${FROM}${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''} ORDER BY a.id LIMIT $${values.push(batch)}`;
+  return { text, values };
+}
+
+/** The number of agents the filter matches (X-Total-Count of a paged list). */
+export function agentCountSql(f: AgentListFilter): Sql {
+  const values: unknown[] = [];
+  const conds = where(f, values);
+  return { text: `SELECT count(*)::int AS n FROM agents a${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''}`, values };
+}
+
+/** Rows per batch of the unpaged list; a list shorter than this is answered in one piece, as before. */
+export const AGENT_STREAM_BATCH = 1000;
