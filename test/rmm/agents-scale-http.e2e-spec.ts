@@ -1,10 +1,13 @@
 import { FixedClock } from '../../apps/api/src/common/clock';
 import { AgentsService } from '../../apps/api/src/rmm/agents/agents.service';
+import { API_KEY_CACHE_TTL_MS } from '../../apps/api/src/rmm/api-keys/api-key-cache';
 import { toAgentDetailDto, toAgentDto } from '../../apps/api/src/rmm/agents/agents.dto';
 import { AGENT_STREAM_BATCH } from '../../apps/api/src/rmm/agents/agents.sql';
+import { CLI_JS, cleanEnv, run } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
+import { until } from '../utils/wait';
 
 /**
  * Issue 13's HTTP part: the agent endpoints answer from one raw query (the same JSON as the entity mappers
@@ -108,6 +111,17 @@ describe('/api/v3 key cache: a revoked or expired key is refused at once', () =>
     expect([after.status, after.body]).toEqual([401, { detail: 'Invalid token' }]);
     // Other keys are untouched by the revocation.
     expect((await t.http.get('/api/v3/clients/').set('X-API-KEY', ADMIN)).status).toBe(200);
+  });
+
+  it('refuses a cached key revoked by another process (the operator CLI, no Redis) within moments: PostgreSQL NOTIFY', async () => {
+    const key = await newKey({ name: 'revoked-by-cli' });
+    expect((await t.http.get('/api/v3/clients/').set('X-API-KEY', key.key)).status).toBe(200); // now cached
+    const env = cleanEnv({ DATABASE_URL: t.db.url });
+    delete env.REDIS_URL; // the notification, not the Redis bus, must carry it
+    const res = await run([CLI_JS, 'apikey', 'revoke', String(key.id)], env);
+    expect(res.code).toBe(0);
+    // Well within the cache's 10 s lifetime: the notification dropped it.
+    await until('the cached key refused', async () => (await t.http.get('/api/v3/clients/').set('X-API-KEY', key.key)).status === 401, API_KEY_CACHE_TTL_MS / 2);
   });
 
   it('refuses a cached key the moment it expires', async () => {

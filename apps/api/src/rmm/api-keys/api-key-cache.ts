@@ -16,7 +16,8 @@ interface Entry {
  * Verified keys by the SHA-256 of their secret, for API_KEY_CACHE_TTL_MS: the key guard then costs no database
  * round trip per request. Only keys found and usable are kept (a wrong secret always reaches the database).
  * Revocation takes effect at once: ApiKeysService.revoke drops the key here, and every instance drops it on
- * `apikey.revoked` (the bus carries it across instances when REDIS_URL is set). A key's expiry and revocation
+ * `apikey.revoked` (the bus carries it across instances when REDIS_URL is set) and on PostgreSQL's NOTIFY of the
+ * revocation (api-key-revocations.ts: another instance without Redis, or the operator CLI). A key's expiry and revocation
  * time are checked on every use, cached or not; ensure/restore (scopes changed) clears the cache.
  */
 @Injectable()

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApiKeyCache } from './api-key-cache';
+import { ApiKeyRevocations } from './api-key-revocations';
 import { ApiKeyUsage } from './api-key-usage';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -7,7 +8,7 @@ import { ApiKeysService } from './api-keys.service';
 
 @Module({
   controllers: [ApiKeysController],
-  providers: [ApiKeysRepository, ApiKeysService, ApiKeyUsage, ApiKeyCache],
+  providers: [ApiKeysRepository, ApiKeysService, ApiKeyUsage, ApiKeyCache, ApiKeyRevocations],
   exports: [ApiKeysService, ApiKeyUsage],
 })
 export class ApiKeysModule {}

@@ -33,8 +33,10 @@ export class ApiKeysRepository {
     return this.repo.findBy({ prefix });
   }
 
+  /** Revokes the key and announces it to every server's key cache (LISTEN rmm_apikey_revoked, api-key-revocations.ts). */
   async revoke(id: number, at: Date): Promise<ApiKeyEntity | null> {
     await this.repo.update({ id, revokedAt: IsNull() }, { revokedAt: at });
+    await this.repo.query(`SELECT pg_notify('rmm_apikey_revoked', $1::text)`, [String(id)]);
     return this.findById(id);
   }
 
