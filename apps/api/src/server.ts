@@ -112,6 +112,12 @@ export const BODY_LIMITS: BodyLimit[] = [
 const DEFAULT_BODY_LIMIT = 16 * 1024;
 const CORS_POLICIES = [functionCors, platformCors];
 
+/** TRUST_PROXY as a hop count: the nearest `hops` proxies are believed, whatever their address. */
+const trustHops =
+  (hops: number) =>
+  (_address: string, hop: number): boolean =>
+    hop < hops;
+
 async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, clock?: Clock): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     // Fastify's own info lines ("Server listening at …" once per interface) are left out: the server
@@ -121,6 +127,8 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 100 },
     requestIdHeader: 'x-request-id',
+    // TRUST_PROXY: behind a proxy (docs/deploy.md), request.ip is the client's address from X-Forwarded-For.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     genReqId: () => randomUUID(),
     bodyLimit: Math.max(...BODY_LIMITS.map((l) => l.maxBytes)),
     // A client that trickles its request is cut off (408) within a second of its limit; idle keep-alive

@@ -38,6 +38,9 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL must start with redis:// or rediss://'],
     [{ REDIS_PREFIX: 'has space' }, 'REDIS_PREFIX must be 1-64 letters, digits or ":._-"'],
     [{ REDIS_PREFIX: 'x'.repeat(65) }, 'REDIS_PREFIX must be 1-64 letters'],
+    [{ TRUST_PROXY: 'nginx' }, 'TRUST_PROXY must be a comma-separated list of IP addresses or CIDRs'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'not an address: "10.0.0.0/33"'],
+    [{ TRUST_PROXY: '0' }, 'TRUST_PROXY must be'],
     [{ RMM_DEFAULT_CLIENT_ID: '0' }, 'RMM_DEFAULT_CLIENT_ID must be a whole number from 1'],
     [{ RMM_DEFAULT_SITE_ID: '1.5' }, 'RMM_DEFAULT_SITE_ID must be a whole number from 1'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
@@ -52,6 +55,12 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(message);
     expect((error as ConfigError).variable).toBe(Object.keys(env)[0]);
+  });
+
+  it('reads TRUST_PROXY as addresses/CIDRs or a hop count, and trusts no proxy without it', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
   });
 
   it('never puts a secret value in an error message', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { PG_INT_MAX } from '../common/values';
 
@@ -17,6 +18,11 @@ export interface AppConfig {
   redisUrl?: string;
   /** Prefix of every Redis key and pub/sub channel of several-instance state (REDIS_PREFIX): instances that share it share that state. */
   redisPrefix: string;
+  /**
+   * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy): addresses/CIDRs, or a hop count.
+   * Unset: none (request.ip is the connection's peer).
+   */
+  trustProxy: string[] | number | false;
   /** Base of the URLs the server hands out (download URLs); defaults to http://localhost:$PORT. */
   publicUrl: string;
   /** Native installers an operator provides (`<platform>-<arch>.<ext>`), served instead of the install scripts. */
@@ -114,6 +120,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? '.data'),
     redisUrl: redisUrl(env, 'REDIS_URL'),
     redisPrefix: redisPrefix(env),
+    trustProxy: trustProxy(env),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     installersDir: installersDir === undefined ? undefined : resolve(cwd, installersDir),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -206,6 +213,25 @@ function postgresUrl(env: Env, name: string): string | undefined {
     throw new ConfigError(name, 'names no database (expected something like postgres://user:password@host:5432/database)');
   }
   return url ? text(env, name) : undefined;
+}
+
+/** TRUST_PROXY: "10.0.0.0/8,127.0.0.1" (addresses or CIDRs whose X-Forwarded-For is believed) or a hop count "1". */
+function trustProxy(env: Env): string[] | number | false {
+  const value = text(env, 'TRUST_PROXY');
+  if (value === undefined) return false;
+  if (/^\d{1,2}$/.test(value) && Number(value) >= 1) return Number(value);
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.find((e) => {
+    const [address, bits, ...rest] = e.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return true;
+    if (bits === undefined) return false;
+    return !/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128);
+  });
+  if (entries.length === 0 || bad !== undefined) {
+    throw new ConfigError('TRUST_PROXY', `must be a comma-separated list of IP addresses or CIDRs (e.g. 10.0.0.0/8,127.0.0.1), or a hop count (1-99)${bad ? `; not an address: "${bad.slice(0, 80)}"` : ''}`);
+  }
+  return entries;
 }
 
 function redisPrefix(env: Env): string {

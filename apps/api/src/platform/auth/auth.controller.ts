@@ -38,7 +38,7 @@ export class AuthController {
       'over_request_rate_limit, with Retry-After (seconds): too many failed sign-ins for the account or the client address, or too many sign-ins in progress',
   })
   token(@Query('grant_type') grantType: unknown, @Body() body: unknown, @Req() req: FastifyRequest): Promise<TokenResponse> {
-    // request.ip is the connection's peer: the server trusts no proxy, so X-Forwarded-For is not read.
+    // request.ip: the connection's peer, or the client X-Forwarded-For names when the peer is a TRUST_PROXY proxy.
     return this.auth.token(grantType, body, req.ip);
   }
 

@@ -49,7 +49,7 @@ export class AuthService {
     this.signInLimits = new SignInLimits(limiter, config);
   }
 
-  /** `clientAddress`: the connection's address as Fastify gives it (request.ip; no proxy is trusted). */
+  /** `clientAddress`: the connection's address as Fastify gives it (request.ip: the peer, or the forwarded client behind a TRUST_PROXY proxy). */
   token(grantType: unknown, body: unknown, clientAddress = 'unknown'): Promise<TokenResponse> {
     if (grantType === 'password') return this.passwordGrant(asObject(body), clientAddress);
     if (grantType === 'refresh_token') return this.refreshGrant(asObject(body));
