@@ -41,6 +41,8 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
   private sweeper?: NodeJS.Timeout;
   private offRegistered?: () => void;
   private offRoute?: () => void;
+  /** Set at shutdown: an agent reconnecting now is told to retry (503), not that the path does not exist (404). */
+  private closing = false;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -99,9 +101,10 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     clearInterval(this.pinger);
     clearInterval(this.sweeper);
     this.offRegistered?.();
-    this.offRoute?.();
+    this.closing = true;
     for (const ws of this.sockets.values()) ws.close(CLOSE.shuttingDown.code, CLOSE.shuttingDown.reason);
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    this.offRoute?.();
   }
 
   isConnected(agentId: number): boolean {
@@ -110,6 +113,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** An upgrade to /agent/v1/ws (the router answers 404 to paths no WebSocket serves). */
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    if (this.closing) return refuseUpgrade(socket, 503, 'the server is shutting down, retry shortly');
     void this.authenticate(req).then(
       (agentId) => {
         if (agentId === null) return refuseUpgrade(socket, 401, 'Invalid agent credentials');
