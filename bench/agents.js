@@ -15,6 +15,7 @@ const http = require('node:http');
 const net = require('node:net');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
+const os = require('node:os');
 const { Client } = require('pg');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -349,7 +350,9 @@ const mb = (bytes) => round(bytes / 1024 / 1024, 1);
 async function runAgentBench(opts) {
   const { server, databaseUrl, log = console.error } = opts;
   const n = opts.agents;
-  const out = { agents: n };
+  const out = { agents: n, loadAverage: {} };
+  // The machine may be shared: its 1-minute load average at each phase is kept with the figures.
+  const load = (phase) => (out.loadAverage[phase] = round(os.loadavg()[0], 2));
   const adminKey = server.env.RMM_ADMIN_API_KEY;
 
   out.serverIdle = { rssMB: mb(server.memory().rss) };
@@ -367,6 +370,7 @@ async function runAgentBench(opts) {
     void connected;
     const connectMs = now() - started;
     const dbOnline = await waitFor(async () => (await dbCounters(databaseUrl)).online, (v) => v >= n, 30_000);
+    load('connected');
     out.connect = { seconds: round(connectMs / 1000, 2), perSecond: round(n / (connectMs / 1000)), dbOnline };
     log(`  all ${n} connected in ${out.connect.seconds} s; settling…`);
     await sleep(opts.settleSeconds * 1000);
@@ -387,6 +391,7 @@ async function runAgentBench(opts) {
     await sleep(opts.heartbeatWindowSeconds * 1000);
     const s1 = await sims.stats();
     const d1 = await dbCounters(databaseUrl);
+    load('heartbeats');
     out.heartbeats = {
       windowSeconds: opts.heartbeatWindowSeconds,
       sent: s1.heartbeats - s0.heartbeats,
@@ -405,6 +410,7 @@ async function runAgentBench(opts) {
     log(`runscript: ${opts.runscriptRate}/s for ${opts.runscriptSeconds} s…`);
     await runscriptLoad(server.url, adminKey, script.body.id, ids, 20, 1); // warm-up
     out.runscript = { rate: opts.runscriptRate, seconds: opts.runscriptSeconds, ...(await runscriptLoad(server.url, adminKey, script.body.id, ids, opts.runscriptRate, opts.runscriptSeconds)) };
+    load('runscript');
     log(`  p50 ${out.runscript.p50} ms, p99 ${out.runscript.p99} ms, ${out.runscript.ok}/${out.runscript.calls} ok`);
 
     // Reconnect storm: SIGTERM, start again on the same port and database.
@@ -422,6 +428,7 @@ async function runAgentBench(opts) {
     await withTimeout(back, 60_000, 'not all back').catch(() => (allBack = false));
     const backAt = now();
     const after = await sims.stats();
+    load('storm');
     lost = n - after.connected;
     const dbOnlineAfter = await waitFor(async () => (await dbCounters(databaseUrl)).online, (v) => v >= n, 15_000);
     const refused = {};

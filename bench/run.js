@@ -109,8 +109,11 @@ async function main() {
       log,
     });
     result.enroll = await runEnrollBench({ server, seconds: full ? 20 : 10, connections: 20, log });
+    result.enroll.loadAverage = Math.round(os.loadavg()[0] * 100) / 100;
   } finally {
-    await server.stop();
+    // (15 s, then SIGKILL: after the enrollment phase the server's own keep-alive connections to itself, from
+    // the function's upstream client, hold its HTTP close until their keep-alive time-out; see the report.)
+    await server.stop(15_000);
     await dropDatabase(base, DB_NAME).catch(() => undefined);
   }
 
@@ -169,6 +172,7 @@ function markdown(r) {
   const m = r.machine;
   return [
     `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB, Node ${m.node}, open-file limit ${fmt(m.openFileLimit)} per process.`,
+    `Load: the machine's 1-minute load average at the phases (connected, heartbeats, runscript, storm): ${Object.values(a.loadAverage).join(', ')} (${m.cpus} CPUs; other work on a shared machine competes with the server).`,
     `Command: \`DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres ${r.command}\` (raw figures: bench/results/latest.json).`,
     '',
     '| Figure | Measured | Target | Result |',
