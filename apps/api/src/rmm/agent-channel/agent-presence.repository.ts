@@ -22,6 +22,21 @@ interface StatusWrite {
 }
 
 /**
+ * Runs a batched write again when PostgreSQL chose it as a deadlock's victim (it rolled back, nothing was
+ * written): two multi-row UPDATEs of agents (a status batch and a heartbeat flush here, or another instance's)
+ * may lock rows in different orders. Each batch is one statement, so running it again is safe.
+ */
+async function retryDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (i >= attempts || (err as { code?: string }).code !== '40P01') throw err;
+    }
+  }
+}
+
+/**
  * What the agent channel reads and writes: an agent's credentials, and its presence. Connecting and
  * disconnecting are written at once; heartbeats only update memory and are written behind, batched every
  * HEARTBEAT_FLUSH_MS, so a heartbeat never costs a database write of its own.
@@ -44,7 +59,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
   /** Status writes waiting for the next batch (the latest per agent wins; every caller is answered). */
   private readonly statusQueue = new Map<number, StatusWrite>();
   private statusWriting = false;
-  /** This instance's presence writes (statuses, heartbeats, facts), one after another: two batches never lock rows against each other. */
+  /** Heartbeat flushes (heartbeats and facts), one after another. */
   private writes: Promise<unknown> = Promise.resolve();
   /** The batch run writing statuses now (awaited at shutdown). */
   private statusRun: Promise<void> = Promise.resolve();
@@ -127,7 +142,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
         const ids = batch.map(([id]) => id);
         const statuses = batch.map(([, w]) => w.status);
         const times = batch.map(([, w]) => (w.at ? w.at.toISOString() : null));
-        await this.serial(() =>
+        await retryDeadlock(() =>
           this.tx.query(
             `UPDATE agents a SET status = s.status,
                     last_seen = CASE WHEN s.status = 'online' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END
@@ -179,6 +194,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     return this.serial(() => this.flushNow());
   }
 
+  /** Runs a flush after the ones before it (two flushes never run side by side). */
   private serial<T>(write: () => Promise<T>): Promise<T> {
     const run = this.writes.then(write, write);
     this.writes = run.catch(() => undefined);
@@ -194,10 +210,12 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     const times = ids.map((id) => this.seen.get(id)!.toISOString());
     this.seen.clear();
     try {
-      await this.tx.query(
-        `UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
-           FROM unnest($1::int[], $2::timestamptz[]) AS s(id, at) WHERE a.id = s.id`,
-        [ids, times],
+      await retryDeadlock(() =>
+        this.tx.query(
+          `UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
+             FROM unnest($1::int[], $2::timestamptz[]) AS s(id, at) WHERE a.id = s.id`,
+          [ids, times],
+        ),
       );
     } catch (err) {
       this.logger.warn(`heartbeats not written (${ids.length}): ${(err as Error).message}`);
@@ -213,7 +231,8 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     for (let i = 0; i < batch.length; i += BATCH_ROWS) {
       const rows = batch.slice(i, i + BATCH_ROWS).map(([id, f]) => ({ id, f }));
       try {
-        const changed = await this.tx.query<Array<{ id: number }>>(
+        const changed = await retryDeadlock(() =>
+          this.tx.query<Array<{ id: number }>>(
           `WITH s AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id int, f jsonb)),
            changed AS (
              UPDATE agents a SET ${FACT_COLUMNS.map((c, k) => `${c} = ${next[k]}`).join(', ')}
@@ -221,6 +240,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
              RETURNING a.id)
            SELECT id FROM changed`,
           [JSON.stringify(rows)],
+          ),
         );
         for (const { id } of changed) this.events.emit('agent.updated', { agentId: id });
       } catch (err) {
