@@ -40,7 +40,8 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
   private pinger?: NodeJS.Timeout;
   private sweeper?: NodeJS.Timeout;
   private offRegistered?: () => void;
-  private offRoute?: () => void;
+  /** Set at shutdown: an agent reconnecting now is told to retry (503), not that the path does not exist (404). */
+  private closing = false;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -55,7 +56,8 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     this.server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
     if (!this.server) return; // (the CLI's context serves no HTTP)
     // Through the server's one upgrade router (common/http/upgrade-router.ts), beside the events WebSocket.
-    this.offRoute = upgradeRouterOf(this.server).register({
+    // (kept until the HTTP server closes: at shutdown an agent is answered 503 "retry", never 404)
+    upgradeRouterOf(this.server).register({
       name: 'agent channel',
       match: (path) => (path.replace(/\/+$/, '') === AGENT_WS_PATH ? {} : null),
       handle: this.onUpgrade,
@@ -99,7 +101,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     clearInterval(this.pinger);
     clearInterval(this.sweeper);
     this.offRegistered?.();
-    this.offRoute?.();
+    this.closing = true;
     for (const ws of this.sockets.values()) ws.close(CLOSE.shuttingDown.code, CLOSE.shuttingDown.reason);
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
@@ -110,6 +112,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** An upgrade to /agent/v1/ws (the router answers 404 to paths no WebSocket serves). */
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    if (this.closing) return refuseUpgrade(socket, 503, 'the server is shutting down, retry shortly');
     void this.authenticate(req).then(
       (agentId) => {
         if (agentId === null) return refuseUpgrade(socket, 401, 'Invalid agent credentials');
@@ -137,18 +140,26 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     this.sockets.get(agentId)?.close(CLOSE.replaced.code, CLOSE.replaced.reason);
     this.sockets.set(agentId, ws);
     const detach = this.channel.attach(agentId, { send: (message) => ws.send(JSON.stringify(message)) });
-    void this.presence.online(agentId, this.clock.now()).catch((err: Error) => this.logger.warn(`agent ${agentId} online not written: ${err.message}`));
-    this.events.emit('agent.online', { agentId });
-    ws.send(JSON.stringify({ type: 'hello', agent_id: String(agentId), heartbeat_seconds: this.config.agentHeartbeatSeconds, server_time: this.clock.now().toISOString() }));
-
+    let announced = false;
     ws.on('message', (data, isBinary) => this.onMessage(agentId, ws, isBinary ? null : data.toString()));
     ws.on('close', () => {
       detach();
       if (this.sockets.get(agentId) !== ws) return; // a newer connection of this agent took over
       this.sockets.delete(agentId);
       void this.presence.offline(agentId).catch((err: Error) => this.logger.warn(`agent ${agentId} offline not written: ${err.message}`));
-      this.events.emit('agent.offline', { agentId });
+      if (announced) this.events.emit('agent.offline', { agentId });
     });
+    // The status is written (batched with the other connects of this moment) before the agent is greeted and
+    // announced: whoever reads its status after `hello` or agent.online reads online.
+    void this.presence
+      .online(agentId, this.clock.now())
+      .catch((err: Error) => this.logger.warn(`agent ${agentId} online not written: ${err.message}`))
+      .then(() => {
+        if (ws.readyState !== WebSocket.OPEN) return; // gone meanwhile: never greeted, never announced
+        announced = true;
+        this.events.emit('agent.online', { agentId });
+        ws.send(JSON.stringify({ type: 'hello', agent_id: String(agentId), heartbeat_seconds: this.config.agentHeartbeatSeconds, server_time: this.clock.now().toISOString() }));
+      });
     ws.on('error', () => ws.terminate());
   }
 

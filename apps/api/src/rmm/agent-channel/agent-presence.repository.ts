@@ -7,11 +7,44 @@ import { FACT_COLUMNS, HeartbeatFacts } from './heartbeat-facts';
 
 /** How often the heartbeats received meanwhile are written (one UPDATE for all of them). */
 export const HEARTBEAT_FLUSH_MS = 5_000;
+/** The most rows one batched statement (secrets read, statuses written) carries. */
+const BATCH_ROWS = 5_000;
+
+interface Waiter<T> {
+  resolve: (value: T) => void;
+  reject: (err: Error) => void;
+}
+interface StatusWrite {
+  status: 'online' | 'offline';
+  /** online: the time of the connect; offline: the last heartbeat not yet written (null: none). */
+  at: Date | null;
+  waiters: Array<Waiter<void>>;
+}
+
+/**
+ * Runs a batched write again when PostgreSQL chose it as a deadlock's victim (it rolled back, nothing was
+ * written): two multi-row UPDATEs of agents (a status batch and a heartbeat flush here, or another instance's)
+ * may lock rows in different orders. Each batch is one statement, so running it again is safe.
+ */
+async function retryDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (i >= attempts || (err as { code?: string }).code !== '40P01') throw err;
+    }
+  }
+}
 
 /**
  * What the agent channel reads and writes: an agent's credentials, and its presence. Connecting and
  * disconnecting are written at once; heartbeats only update memory and are written behind, batched every
  * HEARTBEAT_FLUSH_MS, so a heartbeat never costs a database write of its own.
+ *
+ * At scale (a reconnect storm: 20,000 agents within seconds, docs/performance.md) nothing here costs a
+ * statement per agent: the secrets asked for in one turn of the event loop are read with one SELECT, the
+ * connects and disconnects of one turn are written with one UPDATE (one batch at a time, so a later status of
+ * an agent is never overtaken by an earlier one), and the facts of one heartbeat flush with one UPDATE.
  */
 @Injectable()
 export class AgentPresenceRepository implements BeforeApplicationShutdown {
@@ -20,32 +53,109 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
   /** Facts heard in heartbeats since the last flush (merged: a later heartbeat's field wins). */
   private readonly facts = new Map<number, HeartbeatFacts>();
   private readonly timer = setInterval(() => void this.flush(), HEARTBEAT_FLUSH_MS).unref();
+  /** Secrets asked for since the last read: agent → the SHA-256 of each secret offered, with its waiter. */
+  private readonly secretsAsked = new Map<number, Array<Waiter<boolean> & { hash: Buffer }>>();
+  private secretsScheduled = false;
+  /** Status writes waiting for the next batch (the latest per agent wins; every caller is answered). */
+  private readonly statusQueue = new Map<number, StatusWrite>();
+  private statusWriting = false;
+  /** Heartbeat flushes (heartbeats and facts), one after another. */
+  private writes: Promise<unknown> = Promise.resolve();
+  /** The batch run writing statuses now (awaited at shutdown). */
+  private statusRun: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly tx: TransactionHost,
     private readonly events: RmmEvents,
   ) {}
 
-  /** True when `secret` is the agent's current secret (a re-enrollment replaces it). */
-  async verifySecret(agentId: number, secret: string): Promise<boolean> {
-    const rows = await this.tx.query<Array<{ secret_hash: string | null }>>(`SELECT secret_hash FROM agents WHERE id = $1`, [agentId]);
-    const stored = rows[0]?.secret_hash;
-    if (!stored) return false;
-    const a = Buffer.from(hashApiKey(secret), 'hex');
-    const b = Buffer.from(stored, 'hex');
-    return a.length === b.length && timingSafeEqual(a, b);
+  /** True when `secret` is the agent's current secret (a re-enrollment replaces it). Batched: one SELECT per event-loop turn. */
+  verifySecret(agentId: number, secret: string): Promise<boolean> {
+    const hash = Buffer.from(hashApiKey(secret), 'hex');
+    return new Promise<boolean>((resolve, reject) => {
+      const asked = this.secretsAsked.get(agentId);
+      if (asked) asked.push({ hash, resolve, reject });
+      else this.secretsAsked.set(agentId, [{ hash, resolve, reject }]);
+      if (!this.secretsScheduled) {
+        this.secretsScheduled = true;
+        setImmediate(() => void this.readSecrets());
+      }
+    });
   }
 
-  async online(agentId: number, at: Date): Promise<void> {
+  private async readSecrets(): Promise<void> {
+    this.secretsScheduled = false;
+    const asked = [...this.secretsAsked];
+    this.secretsAsked.clear();
+    for (let i = 0; i < asked.length; i += BATCH_ROWS) {
+      const batch = asked.slice(i, i + BATCH_ROWS);
+      try {
+        const rows = await this.tx.query<Array<{ id: number; secret_hash: string | null }>>(`SELECT id, secret_hash FROM agents WHERE id = ANY($1::int[])`, [
+          batch.map(([id]) => id),
+        ]);
+        const stored = new Map(rows.map((r) => [r.id, r.secret_hash]));
+        for (const [agentId, waiters] of batch) {
+          const hex = stored.get(agentId);
+          const b = hex ? Buffer.from(hex, 'hex') : null;
+          for (const w of waiters) w.resolve(b !== null && w.hash.length === b.length && timingSafeEqual(w.hash, b));
+        }
+      } catch (err) {
+        for (const [, waiters] of batch) for (const w of waiters) w.reject(err as Error);
+      }
+    }
+  }
+
+  online(agentId: number, at: Date): Promise<void> {
     this.seen.delete(agentId);
-    await this.tx.query(`UPDATE agents SET status = 'online', last_seen = $2 WHERE id = $1`, [agentId, at]);
+    return this.writeStatus(agentId, 'online', at);
   }
 
   /** The channel closed: offline; `last_seen` stays the last time the agent was heard (a pending heartbeat counts). */
-  async offline(agentId: number): Promise<void> {
+  offline(agentId: number): Promise<void> {
     const heard = this.seen.get(agentId) ?? null;
     this.seen.delete(agentId);
-    await this.tx.query(`UPDATE agents SET status = 'offline', last_seen = GREATEST(last_seen, COALESCE($2::timestamptz, last_seen)) WHERE id = $1`, [agentId, heard]);
+    return this.writeStatus(agentId, 'offline', heard);
+  }
+
+  /** Queues an agent's new status; resolves once it is written (with the others of its batch). */
+  private writeStatus(agentId: number, status: 'online' | 'offline', at: Date | null): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const queued = this.statusQueue.get(agentId);
+      const waiters = queued ? queued.waiters : [];
+      waiters.push({ resolve, reject });
+      // A pending heartbeat time still counts for an offline that replaces a queued online.
+      const offlineAt = status === 'offline' && queued?.status === 'online' ? (at ?? queued.at) : at;
+      this.statusQueue.set(agentId, { status, at: status === 'offline' ? offlineAt : at, waiters });
+      if (!this.statusWriting) {
+        this.statusWriting = true;
+        setImmediate(() => (this.statusRun = this.writeStatuses()));
+      }
+    });
+  }
+
+  /** Writes the queued statuses, one statement per batch, one batch at a time, until the queue is empty. */
+  private async writeStatuses(): Promise<void> {
+    while (this.statusQueue.size > 0) {
+      const batch = [...this.statusQueue].slice(0, BATCH_ROWS);
+      for (const [agentId] of batch) this.statusQueue.delete(agentId);
+      try {
+        const ids = batch.map(([id]) => id);
+        const statuses = batch.map(([, w]) => w.status);
+        const times = batch.map(([, w]) => (w.at ? w.at.toISOString() : null));
+        await retryDeadlock(() =>
+          this.tx.query(
+            `UPDATE agents a SET status = s.status,
+                    last_seen = CASE WHEN s.status = 'online' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END
+               FROM unnest($1::int[], $2::text[], $3::timestamptz[]) AS s(id, status, at) WHERE a.id = s.id`,
+            [ids, statuses, times],
+          ),
+        );
+        for (const [, w] of batch) for (const waiter of w.waiters) waiter.resolve();
+      } catch (err) {
+        for (const [, w] of batch) for (const waiter of w.waiters) waiter.reject(err as Error);
+      }
+    }
+    this.statusWriting = false;
   }
 
   /**
@@ -80,7 +190,18 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
    * (one statement per agent that sent any: they change rarely); announces agent.updated once for each agent
    * whose stored facts really changed.
    */
-  async flush(): Promise<number> {
+  flush(): Promise<number> {
+    return this.serial(() => this.flushNow());
+  }
+
+  /** Runs a flush after the ones before it (two flushes never run side by side). */
+  private serial<T>(write: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(write, write);
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushNow(): Promise<number> {
     const facts = [...this.facts];
     this.facts.clear();
     if (facts.length > 0) await this.writeFacts(facts);
@@ -89,10 +210,12 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     const times = ids.map((id) => this.seen.get(id)!.toISOString());
     this.seen.clear();
     try {
-      await this.tx.query(
-        `UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
-           FROM unnest($1::int[], $2::timestamptz[]) AS s(id, at) WHERE a.id = s.id`,
-        [ids, times],
+      await retryDeadlock(() =>
+        this.tx.query(
+          `UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
+             FROM unnest($1::int[], $2::timestamptz[]) AS s(id, at) WHERE a.id = s.id`,
+          [ids, times],
+        ),
       );
     } catch (err) {
       this.logger.warn(`heartbeats not written (${ids.length}): ${(err as Error).message}`);
@@ -100,24 +223,28 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     return ids.length;
   }
 
+  /** The facts of one flush, one statement: a field not sent keeps its stored value; a row whose facts did not change is left alone. */
   private async writeFacts(batch: Array<[number, HeartbeatFacts]>): Promise<void> {
-    const cast = { total_ram: 'double precision', disks: 'jsonb' } as Record<string, string>;
-    for (const [agentId, f] of batch) {
-      const columns = FACT_COLUMNS.filter((c) => f[c] !== undefined);
-      if (columns.length === 0) continue;
-      const values = columns.map((c) => (c === 'disks' ? JSON.stringify(f.disks) : f[c]));
-      const params = columns.map((c, i) => `$${i + 2}::${cast[c] ?? 'text'}`);
+    const value = (c: (typeof FACT_COLUMNS)[number]): string =>
+      c === 'total_ram' ? `(s.f->>'total_ram')::double precision` : c === 'disks' ? `s.f->'disks'` : `s.f->>'${c}'`;
+    const next = FACT_COLUMNS.map((c) => `CASE WHEN s.f->'${c}' IS NOT NULL THEN ${value(c)} ELSE a.${c} END`);
+    for (let i = 0; i < batch.length; i += BATCH_ROWS) {
+      const rows = batch.slice(i, i + BATCH_ROWS).map(([id, f]) => ({ id, f }));
       try {
-        const changed = await this.tx.query<Array<{ id: number }>>(
-          `WITH changed AS (
-             UPDATE agents SET ${columns.map((c, i) => `${c} = ${params[i]}`).join(', ')}
-              WHERE id = $1 AND (${columns.join(', ')}) IS DISTINCT FROM (${params.join(', ')}) RETURNING id)
+        const changed = await retryDeadlock(() =>
+          this.tx.query<Array<{ id: number }>>(
+          `WITH s AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id int, f jsonb)),
+           changed AS (
+             UPDATE agents a SET ${FACT_COLUMNS.map((c, k) => `${c} = ${next[k]}`).join(', ')}
+               FROM s WHERE a.id = s.id AND (${FACT_COLUMNS.map((c) => `a.${c}`).join(', ')}) IS DISTINCT FROM (${next.join(', ')})
+             RETURNING a.id)
            SELECT id FROM changed`,
-          [agentId, ...values],
+          [JSON.stringify(rows)],
+          ),
         );
-        if (changed.length > 0) this.events.emit('agent.updated', { agentId });
+        for (const { id } of changed) this.events.emit('agent.updated', { agentId: id });
       } catch (err) {
-        this.logger.warn(`facts of agent ${agentId} not written: ${(err as Error).message}`);
+        this.logger.warn(`facts of ${rows.length} agent(s) not written: ${(err as Error).message}`);
       }
     }
   }
@@ -126,5 +253,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.statusRun;
   }
 }

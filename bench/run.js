@@ -1,0 +1,206 @@
+'use strict';
+/**
+ * `npm run bench [-- --agents N]`: every figure of the scale issue in one run, against the built server run as
+ * a child process on a database of its own (created on DATABASE_URL's PostgreSQL, dropped at the end).
+ *
+ *   npm run bench                      2,000 agents, short windows: a few minutes
+ *   npm run bench -- --agents 20000    the full size (clamped to 19,900 on a machine whose per-process open-file
+ *                                      limit is 20,000: the server needs one descriptor per agent plus its own)
+ *
+ * Writes bench/results/<date>.json and bench/results/latest.json, prints a Markdown table and puts it in
+ * docs/performance.md between the agent-bench markers. The HTTP figures come from bench/http.js
+ * (runHttpBench) when that file exists. Benchmarks measure; nothing here asserts.
+ */
+const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { execFileSync } = require('node:child_process');
+const os = require('node:os');
+const path = require('node:path');
+const { ServerProcess, benchEnv, createDatabase, dropDatabase, freePort, runAgentBench } = require('./agents');
+const { runEnrollBench } = require('./enroll');
+
+const ROOT = path.resolve(__dirname, '..');
+const RESULTS = path.join(__dirname, 'results');
+const DOC = path.join(ROOT, 'docs/performance.md');
+const START = '<!-- agent-bench:start -->';
+const END = '<!-- agent-bench:end -->';
+const DB_NAME = 'rmm_bench_agents';
+
+function parseArgs(argv) {
+  const args = { agents: 2_000, skipHttp: false, render: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--agents') args.agents = Number(argv[++i]);
+    else if (a.startsWith('--agents=')) args.agents = Number(a.slice(9));
+    else if (a === '--skip-http') args.skipHttp = true;
+    else if (a === '--render') args.render = argv[++i];
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: npm run bench [-- --agents N] [--skip-http] | npm run bench -- --render bench/results/FILE.json');
+      process.exit(0);
+    } else {
+      console.error(`unknown argument ${a}\nusage: npm run bench [-- --agents N] [--skip-http]`);
+      process.exit(2);
+    }
+  }
+  if (!Number.isInteger(args.agents) || args.agents < 1) {
+    console.error('--agents must be a positive integer');
+    process.exit(2);
+  }
+  return args;
+}
+
+/** The largest number of agents one server process can hold here: its open-file limit minus what it needs besides. */
+function maxAgents() {
+  let limit = 1_048_576;
+  try {
+    limit = Number(execFileSync('sh', ['-c', 'ulimit -Hn'], { encoding: 'utf8' }).trim()) || limit;
+  } catch {
+    /* keep the default */
+  }
+  return { limit, max: limit - 100 };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.render) {
+    // Re-writes docs/performance.md's table from a saved result (e.g. the full-size run after a default one).
+    const table = markdown(JSON.parse(readFileSync(path.resolve(args.render), 'utf8')));
+    updateDoc(table);
+    console.log(table);
+    return;
+  }
+  const { limit, max } = maxAgents();
+  const requested = args.agents;
+  const agents = Math.min(requested, max);
+  const full = requested >= 10_000;
+  const base = process.env.DATABASE_URL;
+  if (!base) {
+    console.error('DATABASE_URL is required: the bench creates (and drops) its own database on that PostgreSQL server, e.g.\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench');
+    process.exit(2);
+  }
+  const log = (m) => console.error(`[bench] ${m}`);
+  if (agents < requested) log(`${requested} agents asked, ${agents} measured: one process may open ${limit} files here (ulimit -Hn), and the server needs one per agent plus its own`);
+
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-if-stale.js')], { cwd: ROOT, stdio: 'inherit' });
+  const started = new Date();
+  const result = {
+    date: started.toISOString(),
+    command: `npm run bench${requested === 2_000 ? '' : ` -- --agents ${requested}`}`,
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 2 ** 30), node: process.version, openFileLimit: limit },
+    agentsRequested: requested,
+  };
+
+  const httpBench = path.join(__dirname, 'http.js');
+  if (!args.skipHttp && existsSync(httpBench)) {
+    log('HTTP figures (bench/http.js)…');
+    try {
+      result.http = await require(httpBench).runHttpBench({ databaseUrl: base, agents: full ? 20_000 : agents, full, log });
+    } catch (err) {
+      result.http = { error: err.message };
+      log(`HTTP bench failed: ${err.message}`);
+    }
+  }
+
+  const databaseUrl = await createDatabase(base, DB_NAME);
+  const env = benchEnv(databaseUrl, await freePort());
+  const server = new ServerProcess(env, path.join(RESULTS, 'server.log'));
+  try {
+    log(`starting the server (its log: bench/results/server.log)…`);
+    await server.start();
+    result.agentSide = await runAgentBench({
+      server,
+      databaseUrl,
+      agents,
+      settleSeconds: 10, // (the per-connect statements of checks.sync and alerts done before the heartbeat window)
+      heartbeatWindowSeconds: full ? 35 : 30,
+      runscriptRate: 100,
+      runscriptSeconds: full ? 20 : 10,
+      log,
+    });
+    result.enroll = await runEnrollBench({ server, seconds: full ? 20 : 10, connections: 20, log });
+    result.enroll.loadAverage = Math.round(os.loadavg()[0] * 100) / 100;
+  } finally {
+    // (15 s, then SIGKILL: after the enrollment phase the server's own keep-alive connections to itself, from
+    // the function's upstream client, hold its HTTP close until their keep-alive time-out; see the report.)
+    await server.stop(15_000);
+    await dropDatabase(base, DB_NAME).catch(() => undefined);
+  }
+
+  const table = markdown(result);
+  mkdirSync(RESULTS, { recursive: true });
+  const day = started.toISOString().slice(0, 10);
+  writeFileSync(path.join(RESULTS, `${day}${full ? '-full' : ''}.json`), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(path.join(RESULTS, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
+  updateDoc(table);
+  console.log(table);
+}
+
+const fmt = (x, unit = '') => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${typeof x === 'number' ? x.toLocaleString('en-US') : x}${unit}`);
+const stormErrors = (st) => st.otherErrors + st.serverErrors + Object.values(st.upgradeRefused).reduce((sum, v) => sum + v, 0);
+const verdict = (ok) => (ok ? 'met' : '**missed**');
+
+function markdown(r) {
+  const a = r.agentSide;
+  const n = a.agents;
+  const rows = [
+    ['Agents connected (one server process)', fmt(n), '20,000', n >= 20_000 ? 'met' : `${fmt(n)} of 20,000 (open-file limit, see below)`],
+    ['Time until all online', fmt(a.connect.seconds, ' s'), '—', `${fmt(a.connect.perSecond)} agents/s; ${fmt(a.connect.dbOnline)} online in the database`],
+    ['Server RSS, all connected and settled', fmt(a.memory.rssMB, ' MB'), '< 1,024 MB', verdict(a.memory.rssMB < 1024)],
+    ['Server peak RSS (VmHWM)', fmt(Math.max(a.memory.peakMB, a.storm.peakMB), ' MB'), '< 1,024 MB', verdict(Math.max(a.memory.peakMB, a.storm.peakMB) < 1024)],
+    ['Memory per connected agent', fmt(a.memory.perAgentKB, ' KB'), '—', `extrapolated to 20,000 agents: ${fmt(a.memory.extrapolated20kMB, ' MB')}`],
+    [
+      `Heartbeats in ${a.heartbeats.windowSeconds} s vs database transactions (all sources)`,
+      `${fmt(a.heartbeats.sent)} vs ${fmt(a.heartbeats.transactions)}`,
+      'no write per heartbeat',
+      `${fmt(a.heartbeats.heartbeatsPerTransaction)} heartbeats per transaction; ${fmt(a.heartbeats.agentRowUpdates)} agent rows updated`,
+    ],
+    [
+      `runscript round trip at ${a.runscript.rate}/s for ${a.runscript.seconds} s, p50 / p99`,
+      `${fmt(a.runscript.p50, ' ms')} / ${fmt(a.runscript.p99, ' ms')}`,
+      'p99 < 50 ms',
+      `${verdict(a.runscript.p99 < 50 && a.runscript.ok === a.runscript.calls)}; ${fmt(a.runscript.ok)}/${fmt(a.runscript.calls)} answered 200, max ${fmt(a.runscript.max, ' ms')}`,
+    ],
+    [
+      'Reconnect storm: all agents back after the restarted server is ready',
+      fmt(a.storm.allBackSecondsAfterReady, ' s'),
+      '< 10 s',
+      `${verdict(a.storm.allBackSecondsAfterReady !== null && a.storm.allBackSecondsAfterReady < 10)}; shutdown ${fmt(a.storm.shutdownSeconds, ' s')}, start ${fmt(a.storm.restartSeconds, ' s')}`,
+    ],
+    [
+      'Reconnect storm: agents lost / errors',
+      `${fmt(a.storm.lost)} / ${fmt(stormErrors(a.storm))}`,
+      '0 / 0',
+      `${a.storm.lost === 0 ? 'none lost' : '**agents lost**'}; ${stormErrors(a.storm) === 0 ? 'no error' : `errors **missed** (refused upgrades ${JSON.stringify(a.storm.upgradeRefused)}, other ${fmt(a.storm.otherErrors)}: time-outs and resets)`}; connections refused while no server listened (expected): ${fmt(a.storm.refusedWhileDown)}`,
+    ],
+    [
+      `Enrollment function end to end (${r.enroll.connections} connections, ${r.enroll.seconds} s)`,
+      fmt(r.enroll.requestsPerSecond, ' req/s'),
+      '≥ 200 req/s',
+      `${verdict(r.enroll.requestsPerSecond >= 200 && r.enroll.non2xx === 0)}; p99 ${fmt(r.enroll.latencyP99, ' ms')}, non-2xx ${fmt(r.enroll.non2xx)}, errors ${fmt(r.enroll.errors)}`,
+    ],
+  ];
+  const m = r.machine;
+  return [
+    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB, Node ${m.node}, open-file limit ${fmt(m.openFileLimit)} per process.`,
+    `Load: the machine's 1-minute load average at the phases (connected, heartbeats, runscript, storm): ${Object.values(a.loadAverage).join(', ')} (${m.cpus} CPUs; other work on a shared machine competes with the server).`,
+    `Command: \`DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres ${r.command}\` (raw figures: bench/results/${r.date.slice(0, 10)}${r.agentsRequested >= 10_000 ? '-full' : ''}.json).`,
+    '',
+    '| Figure | Measured | Target | Result |',
+    '|---|---|---|---|',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+    '',
+  ].join('\n');
+}
+
+function updateDoc(table) {
+  if (!existsSync(DOC)) return;
+  const text = readFileSync(DOC, 'utf8');
+  const i = text.indexOf(START);
+  const j = text.indexOf(END);
+  if (i < 0 || j < i) return;
+  writeFileSync(DOC, `${text.slice(0, i + START.length)}\n${table}${text.slice(j)}`);
+}
+
+main().catch((err) => {
+  console.error(`[bench] failed: ${err.stack ?? err.message}`);
+  process.exit(1);
+});
