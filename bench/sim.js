@@ -6,7 +6,8 @@
  * waits for `hello`, sends a heartbeat every `heartbeat_seconds` (the first one at a random point of the first
  * period, so 20,000 agents do not beat together; the first carries the facts, as the reference agent's does),
  * answers `script.run` at once with a trivial result, ignores `checks.sync`, and reconnects after any drop but
- * 4000/4001 with the reference agent's back-off (1 s doubling to 60 s, ±20 % jitter, reset once greeted).
+ * 4000/4001 with the reference agent's back-off (1 s doubling to 60 s, ±20 % jitter, reset once greeted; after a
+ * 1001 "server shutting down", first 10 attempts at a random 1–5 s each: apps/agent/src/channel.ts reconnectDelayMs).
  *
  * Run as a child process (child_process.fork) so its memory is never counted with the server's. It is driven
  * over IPC by bench/agents.js:
@@ -25,6 +26,14 @@ const BACKOFF_MAX_MS = 60_000;
 function backoffMs(attempt) {
   const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** Math.min(attempt, 16));
   return Math.round(base * (0.8 + 0.4 * Math.random()));
+}
+
+/** apps/agent/src/channel.ts reconnectDelayMs: after a 1001, 10 attempts at a random 1–5 s, then the ladder from 8 s. */
+const RESTART_ATTEMPTS = 10;
+function reconnectDelayMs(attempt, afterShutdown) {
+  if (!afterShutdown) return backoffMs(attempt);
+  if (attempt < RESTART_ATTEMPTS) return Math.round(1_000 + 4_000 * Math.random());
+  return backoffMs(attempt - RESTART_ATTEMPTS + 3);
 }
 
 const FACTS = {
@@ -155,7 +164,8 @@ class Simulator {
         this.stats.stoppedAgents++;
         return;
       }
-      const delay = backoffMs(greeted ? 0 : agent.attempt);
+      if (greeted) agent.afterShutdown = code === 1001;
+      const delay = reconnectDelayMs(greeted ? 0 : agent.attempt, agent.afterShutdown);
       agent.attempt = greeted ? 1 : agent.attempt + 1;
       agent.timers.retry = setTimeout(() => this.connect(agent), delay);
     });
@@ -202,7 +212,7 @@ class Simulator {
   }
 }
 
-module.exports = { Simulator, backoffMs };
+module.exports = { Simulator, backoffMs, reconnectDelayMs };
 
 if (require.main === module && process.send) {
   let sim;

@@ -311,9 +311,10 @@ describe('reference agent against a scripted channel', () => {
 
     const closedAt = Date.now();
     first.ws.close(1001, 'server shutting down');
-    const second = await until('a reconnection', async () => connections[1], 5_000);
-    expect(second.at - closedAt).toBeGreaterThanOrEqual(700); // 1 s - 20 %, less timer slack
-    expect(second.at - closedAt).toBeLessThan(2_500);
+    const second = await until('a reconnection', async () => connections[1], 8_000);
+    // after a 1001: a random 1–5 s (docs/agent-protocol.md), less timer slack / plus a loaded machine's
+    expect(second.at - closedAt).toBeGreaterThanOrEqual(900);
+    expect(second.at - closedAt).toBeLessThan(6_500);
 
     second.ws.close(4000, 'replaced by a newer connection of this agent');
     expect(await within(exited, 5_000, 'still running')).toBe(0);

@@ -1,4 +1,4 @@
-import { backoffMs, channelUrl, resultMessage } from './channel';
+import { backoffMs, channelUrl, reconnectDelayMs, RESTART_ATTEMPTS, resultMessage } from './channel';
 import { changedFacts, parseDf } from './facts';
 import { Chunk, interpreterFor, OutputCoalescer, runScript } from './run-script';
 
@@ -7,6 +7,16 @@ describe('reference agent, pure parts', () => {
     expect([0, 1, 2, 5, 6, 30].map((a) => backoffMs(a, () => 0.5))).toEqual([1_000, 2_000, 4_000, 32_000, 60_000, 60_000]);
     expect(backoffMs(0, () => 0)).toBe(800);
     expect(backoffMs(10, () => 1)).toBe(72_000);
+  });
+
+  it('after the server shuts down (1001), retries at a random 1–5 s for a while, then backs off from 8 s', () => {
+    for (let a = 0; a < RESTART_ATTEMPTS; a++) {
+      expect(reconnectDelayMs(a, true, () => 0)).toBe(1_000);
+      expect(reconnectDelayMs(a, true, () => 1)).toBe(5_000);
+    }
+    expect([RESTART_ATTEMPTS, RESTART_ATTEMPTS + 1, RESTART_ATTEMPTS + 4].map((a) => reconnectDelayMs(a, true, () => 0.5))).toEqual([8_000, 16_000, 60_000]);
+    // any other drop: the usual ladder
+    expect([0, 1, 2].map((a) => reconnectDelayMs(a, false, () => 0.5))).toEqual([1_000, 2_000, 4_000]);
   });
 
   it('derives the channel URL from the server URL', () => {

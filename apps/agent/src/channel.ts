@@ -41,6 +41,23 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
+/** After a 1001 (server shutting down): this many attempts at a short random delay (a restart takes seconds). */
+export const RESTART_ATTEMPTS = 10;
+const RESTART_DELAY_MIN_MS = 1_000;
+const RESTART_DELAY_SPREAD_MS = 4_000;
+
+/**
+ * The delay before reconnect attempt `attempt` (0 for the first after a drop). After the server said it is
+ * shutting down (1001), the first RESTART_ATTEMPTS attempts each wait a random 1–5 s (spread evenly, so thousands
+ * of agents do not come back in one instant nor climb a ladder past the restart), then the usual back-off
+ * continues from 8 s; after any other drop, backoffMs (docs/agent-protocol.md).
+ */
+export function reconnectDelayMs(attempt: number, afterShutdown: boolean, random: () => number = Math.random): number {
+  if (!afterShutdown) return backoffMs(attempt, random);
+  if (attempt < RESTART_ATTEMPTS) return Math.round(RESTART_DELAY_MIN_MS + RESTART_DELAY_SPREAD_MS * random());
+  return backoffMs(attempt - RESTART_ATTEMPTS + 3, random);
+}
+
 export function openSocket(state: AgentState): WebSocket {
   return new WebSocket(channelUrl(state.server), {
     headers: { 'X-Agent-Id': state.agent_id, Authorization: `Bearer ${state.agent_secret}` },
@@ -102,7 +119,7 @@ export class AgentChannel {
     this.finish(code);
   }
 
-  private connect(attempt: number): void {
+  private connect(attempt: number, afterShutdown = false): void {
     if (this.stopped) return;
     const ws = openSocket(this.state);
     this.ws = ws;
@@ -193,10 +210,12 @@ export class AgentChannel {
         this.log('the server refused this agent\'s credentials (401): re-register it; stopping');
         return this.stop(EXIT_CREDENTIALS);
       }
+      // A greeted connection's close starts the count again; a 1001 then means "the server is restarting".
+      const shutdown = greeted ? code === CLOSE_GOING_AWAY : afterShutdown;
       const next = greeted ? 0 : attempt + 1;
-      const delay = backoffMs(greeted ? 0 : attempt);
+      const delay = reconnectDelayMs(greeted ? 0 : attempt, shutdown);
       this.log(`${code === CLOSE_GOING_AWAY ? 'the server is shutting down' : `disconnected (${code}${why ? ` ${why}` : ''})`}; reconnecting in ${(delay / 1000).toFixed(1)} s`);
-      this.retryTimer = setTimeout(() => this.connect(next), delay);
+      this.retryTimer = setTimeout(() => this.connect(next, shutdown), delay);
     });
   }
 

@@ -84,7 +84,7 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
     db,
     logger,
     listen: async (port = config.port, host = config.host) => {
-      await app.listen(port, host);
+      await app.listen({ port, host, backlog: LISTEN_BACKLOG });
       const address = app.getHttpServer().address() as { port: number };
       runtime.internalUrl = `http://127.0.0.1:${address.port}`;
       return runtime.internalUrl;
@@ -100,6 +100,13 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
     },
   };
 }
+
+/**
+ * The listen backlog: thousands of agents reconnect at once after a restart, and Node's default (511) drops the
+ * connection attempts beyond it (the client then waits for a SYN retransmission, seconds). The kernel caps it at
+ * net.core.somaxconn (4096 on current Linux; raise that sysctl for more).
+ */
+const LISTEN_BACKLOG = 65_535;
 
 /** The largest body each surface takes; anything else (no route takes a body there) at most 16 KiB. */
 export const BODY_LIMITS: BodyLimit[] = [

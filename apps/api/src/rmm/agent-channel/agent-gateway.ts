@@ -17,6 +17,11 @@ export const AGENT_WS_PATH = '/agent/v1/ws';
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 /** Ping interval: a connection that does not answer two pings in a row is dropped. */
 const PING_MS = 30_000;
+/**
+ * Each round of pings is spread over this many ticks of the interval (1 s each): pinging 20,000 sockets in one
+ * tick (and taking their 20,000 pongs together) stalled the event loop for hundreds of milliseconds every 30 s.
+ */
+const PING_SLICES = 30;
 
 /** Close codes the agent acts on (docs/agent-protocol.md). */
 export const CLOSE = {
@@ -66,8 +71,15 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
       if (reenrolled) this.sockets.get(agentId)?.close(CLOSE.secretReplaced.code, CLOSE.secretReplaced.reason);
     });
     const alive = new WeakMap<WebSocket, boolean>();
+    let round: WebSocket[] = [];
+    let tick = 0;
     this.pinger = setInterval(() => {
-      for (const ws of this.sockets.values()) {
+      // A round: the sockets connected when it began, one slice per tick; one joining meanwhile waits for the next.
+      if (tick === 0) round = [...this.sockets.values()];
+      const end = Math.floor(((tick + 1) * round.length) / PING_SLICES);
+      for (let i = Math.floor((tick * round.length) / PING_SLICES); i < end; i++) {
+        const ws = round[i];
+        if (ws.readyState !== WebSocket.OPEN) continue;
         if (alive.get(ws) === false) {
           ws.terminate();
           continue;
@@ -76,7 +88,9 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
         ws.once('pong', () => alive.set(ws, true));
         ws.ping();
       }
-    }, PING_MS).unref();
+      tick = (tick + 1) % PING_SLICES;
+      if (tick === 0) round = [];
+    }, PING_MS / PING_SLICES).unref();
     const every = Math.min(15, Math.max(1, Math.floor(this.config.agentOfflineAfterSeconds / 4))) * 1000;
     this.sweeper = setInterval(() => void this.sweepSilent().catch((err: Error) => this.logger.warn(`status sweep failed: ${err.message}`)), every).unref();
   }

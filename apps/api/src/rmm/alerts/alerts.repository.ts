@@ -81,6 +81,22 @@ export class AlertsRepository {
     return rows.length === 0 ? [] : this.alerts.find({ where: { id: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
   }
 
+  /**
+   * resolveOpen for many agents in one statement (an alert kind keyed by agent_id, e.g. agent_overdue): the
+   * alerts it resolved, oldest first (none for most agents).
+   */
+  async resolveOpenOfAgents(alertType: AlertType, agentIds: number[], by: string, at: Date): Promise<AlertEntity[]> {
+    if (agentIds.length === 0) return [];
+    const rows = await this.tx.query<Array<{ id: number }>>(
+      `WITH changed AS (
+         UPDATE alerts SET resolved = true, resolved_at = $3, resolved_by = $4
+          WHERE NOT resolved AND alert_type = $1 AND agent_id = ANY($2::int[]) RETURNING id)
+       SELECT id FROM changed`,
+      [alertType, agentIds, at, by],
+    );
+    return rows.length === 0 ? [] : this.alerts.find({ where: { id: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
+  }
+
   /** The agent's open alerts, oldest first. */
   openFor(agentId: number): Promise<AlertEntity[]> {
     return this.alerts.find({ where: { agentId, resolved: false }, order: { id: 'ASC' } });

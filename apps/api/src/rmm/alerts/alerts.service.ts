@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AlertEntity } from '@app/entities';
+import { AlertEntity, AlertType } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { notFound } from '../../common/errors/domain-error';
 import { Page } from '../common/pagination.dto';
@@ -59,6 +59,13 @@ export class AlertsService {
   /** Its cause went away: the open alert of the subject is resolved by 'system' and alert.resolved announced. */
   async resolveBySystem(subject: AlertSubject): Promise<AlertEntity[]> {
     const resolved = await this.repo.resolveOpen(subject, RESOLVED_BY_SYSTEM, this.clock.now());
+    for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
+    return resolved;
+  }
+
+  /** resolveBySystem of one alert kind keyed by agent, for many agents at once (one statement). */
+  async resolveBySystemForAgents(alertType: AlertType, agentIds: number[]): Promise<AlertEntity[]> {
+    const resolved = await this.repo.resolveOpenOfAgents(alertType, agentIds, RESOLVED_BY_SYSTEM, this.clock.now());
     for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
     return resolved;
   }

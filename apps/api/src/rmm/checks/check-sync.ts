@@ -4,6 +4,9 @@ import { RmmEvents } from '../events/rmm-events';
 import { ScriptsService } from '../scripts/scripts.service';
 import { CheckToRun, ChecksRepository } from './checks.repository';
 
+/** Agents connecting within this window get their lists read in one statement (a reconnect storm). */
+const ONLINE_BATCH_MS = 25;
+
 /** One check as `checks.sync` carries it (docs/agent-protocol.md). */
 export interface SyncedCheck {
   id: number;
@@ -30,7 +33,8 @@ export function toSyncedCheck(c: CheckToRun): SyncedCheck {
  * Keeps each connected agent's list of checks current: the whole list (`checks.sync`) when its channel
  * connects (agent.online), and again whenever one of its checks is created, changed or deleted, or the script
  * of one of its script checks changes, whichever instance the change came through (with several instances the
- * AgentChannel reaches the agent on the instance that holds it).
+ * AgentChannel reaches the agent on the instance that holds it). The agents connecting within ONLINE_BATCH_MS
+ * have their lists read in one SELECT (`agent_id = ANY($1)`), so a reconnect storm costs a few statements.
  */
 @Injectable()
 export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,6 +42,9 @@ export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown 
   private readonly off: Array<() => void> = [];
   /** Agents whose list is being sent now; `again`: it changed meanwhile, send it once more after. */
   private readonly sending = new Map<number, { again: boolean }>();
+  /** Agents connected in the current batch window (agent.online), not yet sent their list. */
+  private readonly onlinePending = new Set<number>();
+  private onlineTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly repo: ChecksRepository,
@@ -49,13 +56,16 @@ export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown 
   onApplicationBootstrap(): void {
     this.off.push(
       // Once, by the instance the agent connected to (it emitted agent.online): see RmmEventOptions.local.
-      this.events.on('agent.online', ({ agentId }) => this.push(agentId), { local: true }),
+      this.events.on('agent.online', ({ agentId }) => this.online(agentId), { local: true }),
       this.scripts.onChanged((scriptId) => void this.scriptChanged(scriptId).catch((err: Error) => this.logger.warn(`checks of script ${scriptId} not re-sent: ${err.message}`))),
     );
   }
 
   onApplicationShutdown(): void {
     for (const off of this.off.splice(0)) off();
+    clearTimeout(this.onlineTimer);
+    this.onlineTimer = undefined;
+    this.onlinePending.clear();
   }
 
   /**
@@ -69,16 +79,62 @@ export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown 
       current.again = true;
       return;
     }
-    const state = { again: false };
+    const state = { again: true };
     this.sending.set(agentId, state);
-    const loop = async (): Promise<void> => {
-      do {
-        state.again = false;
-        await this.send(agentId).catch((err: Error) => this.logger.warn(`checks of agent ${agentId} not sent: ${err.message}`));
-      } while (state.again);
-      this.sending.delete(agentId);
-    };
-    void loop();
+    void this.sendLoop(agentId, state);
+  }
+
+  /** Sends while `state.again` (a change came during the last send), then frees the agent for the next push. */
+  private async sendLoop(agentId: number, state: { again: boolean }): Promise<void> {
+    while (state.again) {
+      state.again = false;
+      await this.send(agentId).catch((err: Error) => this.logger.warn(`checks of agent ${agentId} not sent: ${err.message}`));
+    }
+    this.sending.delete(agentId);
+  }
+
+  /** agent.online: the agent joins the batch of this moment (one SELECT for all of them). */
+  private online(agentId: number): void {
+    this.onlinePending.add(agentId);
+    this.onlineTimer ??= setTimeout(() => {
+      this.onlineTimer = undefined;
+      void this.sendBatch();
+    }, ONLINE_BATCH_MS);
+  }
+
+  /**
+   * The batch's lists, read in one statement and sent to each agent connected here. An agent whose list is
+   * being sent already gets one more send after it (push); one that fails here is retried one by one.
+   */
+  private async sendBatch(): Promise<void> {
+    const states = new Map<number, { again: boolean }>();
+    for (const agentId of this.onlinePending) {
+      if (this.sending.has(agentId)) {
+        this.push(agentId);
+        continue;
+      }
+      const state = { again: false };
+      this.sending.set(agentId, state);
+      states.set(agentId, state);
+    }
+    this.onlinePending.clear();
+    if (states.size === 0) return;
+    const ids = [...states.keys()];
+    let lists: Map<number, CheckToRun[]> | null = null;
+    try {
+      lists = await this.repo.toRunOfAgents(ids);
+    } catch (err) {
+      this.logger.warn(`checks of ${ids.length} agent(s) not read in one batch, sending one by one: ${(err as Error).message}`);
+    }
+    for (const [agentId, state] of states) {
+      if (lists) {
+        const checks = (lists.get(agentId) ?? []).map(toSyncedCheck);
+        await this.channel.notify(agentId, { type: 'checks.sync', checks }).catch((err: Error) => this.logger.warn(`checks of agent ${agentId} not sent: ${err.message}`));
+      } else {
+        state.again = true;
+      }
+      void this.sendLoop(agentId, state);
+    }
   }
 
   /** Sends the agent its current checks; false when it is not connected here. */

@@ -88,22 +88,34 @@ export class ChecksRepository {
 
   /** Every check of the agent, by id, with the script of each script check. */
   async toRun(agentId: number): Promise<CheckToRun[]> {
+    return (await this.toRunOfAgents([agentId])).get(agentId) ?? [];
+  }
+
+  /** toRun for many agents in one statement: each agent's checks (an agent without any is absent). */
+  async toRunOfAgents(agentIds: number[]): Promise<Map<number, CheckToRun[]>> {
+    const byAgent = new Map<number, CheckToRun[]>();
+    if (agentIds.length === 0) return byAgent;
     const rows = await this.tx.query<
-      Array<{ id: number; check_type: CheckType; name: string; run_interval: number; settings: Record<string, unknown>; shell: string | null; body: string | null; default_args: string[] | null; default_timeout: number | null }>
+      Array<{ agent_id: number; id: number; check_type: CheckType; name: string; run_interval: number; settings: Record<string, unknown>; shell: string | null; body: string | null; default_args: string[] | null; default_timeout: number | null }>
     >(
-      `SELECT c.id, c.check_type, c.name, c.run_interval, c.settings, s.shell, s.body, s.default_args, s.default_timeout
+      `SELECT c.agent_id, c.id, c.check_type, c.name, c.run_interval, c.settings, s.shell, s.body, s.default_args, s.default_timeout
          FROM checks c LEFT JOIN scripts s ON s.id = c.script_id
-        WHERE c.agent_id = $1 ORDER BY c.id`,
-      [agentId],
+        WHERE c.agent_id = ANY($1::int[]) ORDER BY c.agent_id, c.id`,
+      [agentIds],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      checkType: r.check_type,
-      name: r.name,
-      runInterval: r.run_interval,
-      settings: r.settings,
-      script: r.shell === null ? null : { shell: r.shell, body: r.body ?? '', defaultArgs: r.default_args ?? [], defaultTimeout: r.default_timeout ?? 90 },
-    }));
+    for (const r of rows) {
+      let list = byAgent.get(r.agent_id);
+      if (!list) byAgent.set(r.agent_id, (list = []));
+      list.push({
+        id: r.id,
+        checkType: r.check_type,
+        name: r.name,
+        runInterval: r.run_interval,
+        settings: r.settings,
+        script: r.shell === null ? null : { shell: r.shell, body: r.body ?? '', defaultArgs: r.default_args ?? [], defaultTimeout: r.default_timeout ?? 90 },
+      });
+    }
+    return byAgent;
   }
 
   /** The agents that run a script check of this script. */
