@@ -2,18 +2,13 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import request from 'supertest';
 import { FixedClock } from '../../apps/api/src/common/clock';
-import { createLogger } from '../../apps/api/src/common/logging/logger';
-import { loadConfig } from '../../apps/api/src/config/app-config';
 import { RmmEventMap, RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
 import { TaskScheduler } from '../../apps/api/src/rmm/tasks/task-scheduler';
-import { createServer } from '../../apps/api/src/server';
 import { ROOT, run } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
-import { TestApp } from '../utils/test-app';
+import { startTestApp, TestApp } from '../utils/test-app';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
 import { until } from '../utils/wait';
 
@@ -54,40 +49,12 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
   const instances: TestApp[] = [];
   const admin = { 'X-API-KEY': ADMIN };
 
-  /** One more instance of the whole app on the shared database (what startTestApp does, without a database of its own). */
+  /** One more instance of the whole app on the shared database. */
   async function startInstance(clock?: FixedClock): Promise<TestApp> {
-    const logs: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const config = loadConfig({
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: db.url,
-      RMM_ADMIN_API_KEY: ADMIN,
-      RMM_RATE_LIMIT_PER_MINUTE: '100000',
-      RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000',
-      RMM_TASK_TICK_MS: '200',
-    });
-    const server = await createServer(config, { logger: createLogger(config.logLevel, sink), clock });
-    const url = await server.listen(0, '127.0.0.1');
-    server.runtime.publicUrl = url;
-    let closed = false;
-    const app: TestApp = {
-      server,
-      url,
-      http: request(url),
-      db,
-      clock,
-      logs,
-      close: async () => {
-        if (closed) return;
-        closed = true;
-        await server.close();
-      },
-    };
+    const app = await startTestApp(
+      { LOG_LEVEL: 'warn', RMM_ADMIN_API_KEY: ADMIN, RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_TASK_TICK_MS: '200' },
+      { db, clock },
+    );
     instances.push(app);
     return app;
   }

@@ -2,16 +2,11 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import request from 'supertest';
-import { createLogger } from '../../apps/api/src/common/logging/logger';
-import { loadConfig } from '../../apps/api/src/config/app-config';
 import { AgentChannel, LocalAgentChannel } from '../../apps/api/src/rmm/agent-channel/agent-channel';
 import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
-import { createServer } from '../../apps/api/src/server';
 import { Subscriber } from '../utils/events-subscriber';
 import { ROOT, run } from '../utils/processes';
-import { TestApp } from '../utils/test-app';
+import { startTestApp, TestApp } from '../utils/test-app';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
 import { until } from '../utils/wait';
 
@@ -47,40 +42,18 @@ if (!redisUrl) {
 
     /** One instance of the whole app on the shared database and Redis (`tickMs`: how often it claims due tasks). */
     async function startInstance(tickMs: number): Promise<TestApp> {
-      const logs: string[] = [];
-      const sink = new Writable({
-        write(chunk: Buffer, _enc, done) {
-          logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-          done();
+      const app = await startTestApp(
+        {
+          LOG_LEVEL: 'warn',
+          REDIS_URL: redisUrl!,
+          REDIS_PREFIX: PREFIX,
+          RMM_ADMIN_API_KEY: ADMIN,
+          RMM_RATE_LIMIT_PER_MINUTE: '100000',
+          RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000',
+          RMM_TASK_TICK_MS: String(tickMs),
         },
-      });
-      const config = loadConfig({
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: db.url,
-        REDIS_URL: redisUrl!,
-        REDIS_PREFIX: PREFIX,
-        RMM_ADMIN_API_KEY: ADMIN,
-        RMM_RATE_LIMIT_PER_MINUTE: '100000',
-        RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000',
-        RMM_TASK_TICK_MS: String(tickMs),
-      });
-      const server = await createServer(config, { logger: createLogger(config.logLevel, sink) });
-      const url = await server.listen(0, '127.0.0.1');
-      server.runtime.publicUrl = url;
-      let closed = false;
-      const app: TestApp = {
-        server,
-        url,
-        http: request(url),
-        db,
-        clock: undefined,
-        logs,
-        close: async () => {
-          if (closed) return;
-          closed = true;
-          await server.close();
-        },
-      };
+        { db },
+      );
       instances.push(app);
       return app;
     }

@@ -22,12 +22,14 @@ export interface TestApp {
 /**
  * The whole app, listening on a free port, on this test file's own database.
  * `env` is read like the real environment (loadConfig), so tests exercise the same validation.
+ * With `options.db`, the app is one more instance on that (shared) database, which its close leaves in place.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { clock?: FixedClock; overrides?: Partial<AppConfig> } = {},
+  options: { clock?: FixedClock; overrides?: Partial<AppConfig>; db?: TestDatabase } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const shared = options.db !== undefined;
+  const db = options.db ?? (await createTestDatabase());
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -40,10 +42,11 @@ export async function startTestApp(
   try {
     server = await createServer(config, { logger: createLogger(config.logLevel, sink), clock: options.clock });
   } catch (err) {
-    await db.drop();
+    if (!shared) await db.drop();
     throw err;
   }
   const url = await server.listen(0, '127.0.0.1');
+  let closed = false;
   // PUBLIC_URL defaults to http://localhost:$PORT; on a random port the real address is the public one.
   if (env.PUBLIC_URL === undefined && options.overrides?.publicUrl === undefined) server.runtime.publicUrl = url;
   return {
@@ -54,8 +57,10 @@ export async function startTestApp(
     clock: options.clock,
     logs,
     close: async () => {
+      if (closed) return;
+      closed = true;
       await server.close();
-      await db.drop();
+      if (!shared) await db.drop();
     },
   };
 }
