@@ -11,7 +11,7 @@
  * docs/performance.md between the agent-bench markers. The HTTP figures come from bench/http.js
  * (runHttpBench) when that file exists. Benchmarks measure; nothing here asserts.
  */
-const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const os = require('node:os');
 const path = require('node:path');
@@ -72,19 +72,20 @@ async function main() {
   const requested = args.agents;
   const agents = Math.min(requested, max);
   const full = requested >= 10_000;
-  const base = process.env.DATABASE_URL;
-  if (!base) {
-    console.error('DATABASE_URL is required: the bench creates (and drops) its own database on that PostgreSQL server, e.g.\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench');
-    process.exit(2);
-  }
   const log = (m) => console.error(`[bench] ${m}`);
   if (agents < requested) log(`${requested} agents asked, ${agents} measured: one process may open ${limit} files here (ulimit -Hn), and the server needs one per agent plus its own`);
 
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-if-stale.js')], { cwd: ROOT, stdio: 'inherit' });
+  // DATABASE_URL names a PostgreSQL server on which the bench creates (and drops) databases of its own; without
+  // it, an embedded PostgreSQL in a temporary folder serves the whole run (removed at the end).
+  const embedded = process.env.DATABASE_URL ? undefined : await startEmbedded(log);
+  if (embedded) process.env.DATABASE_URL = embedded.adminUrl; // (bench/http.js's database goes there too)
+  const base = process.env.DATABASE_URL;
   const started = new Date();
   const result = {
     date: started.toISOString(),
-    command: `npm run bench${requested === 2_000 ? '' : ` -- --agents ${requested}`}`,
+    command: `${embedded ? '' : `DATABASE_URL=${withoutPassword(base)} `}npm run bench${requested === 2_000 ? '' : ` -- --agents ${requested}`}`,
+    database: embedded ? `embedded PostgreSQL ${embedded.version}` : `PostgreSQL ${await serverVersion(base)} (DATABASE_URL)`,
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 2 ** 30), node: process.version, openFileLimit: limit },
     agentsRequested: requested,
   };
@@ -123,6 +124,7 @@ async function main() {
     // the function's upstream client, hold its HTTP close until their keep-alive time-out; see the report.)
     await server.stop(15_000);
     await dropDatabase(base, DB_NAME).catch(() => undefined);
+    await embedded?.stop();
   }
 
   const table = markdown(result);
@@ -134,6 +136,42 @@ async function main() {
   console.log(table);
 }
 
+/** An embedded PostgreSQL for the run (the server's own helper, as `npm start` uses it), in a temporary folder. */
+async function startEmbedded(log) {
+  const { startEmbeddedPostgres } = require(path.join(ROOT, 'dist/apps/api/src/database/embedded-postgres.js'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rmm-bench-'));
+  chmodSync(dataDir, 0o755); // (as root PostgreSQL runs as the postgres user, which must reach it)
+  // (fsync on, as `npm start` runs it: the figures are the ones an operator of the embedded database gets)
+  const pg = await startEmbeddedPostgres({ dataDir });
+  log(`no DATABASE_URL: embedded PostgreSQL on port ${pg.port} (data in ${dataDir}, removed at the end)`);
+  return {
+    adminUrl: pg.adminUrl,
+    version: await serverVersion(pg.adminUrl),
+    async stop() {
+      await pg.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A database URL fit to print: its password (if any) replaced. */
+function withoutPassword(url) {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
+async function serverVersion(url) {
+  const { Client } = require('pg');
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query('SHOW server_version')).rows[0].server_version.split(' ')[0];
+  } finally {
+    await c.end();
+  }
+}
+
 const fmt = (x, unit = '') => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${typeof x === 'number' ? x.toLocaleString('en-US') : x}${unit}`);
 const stormErrors = (st) => st.otherErrors + st.serverErrors + Object.values(st.upgradeRefused).reduce((sum, v) => sum + v, 0);
 const verdict = (ok) => (ok ? 'met' : '**missed**');
@@ -142,7 +180,12 @@ function markdown(r) {
   const a = r.agentSide;
   const n = a.agents;
   const rows = [
-    ['Agents connected (one server process)', fmt(n), '20,000', n >= 20_000 ? 'met' : `${fmt(n)} of 20,000 (open-file limit, see below)`],
+    [
+      'Agents connected (one server process)',
+      fmt(n),
+      '20,000',
+      n >= 20_000 ? 'met' : r.agentsRequested > n ? `${fmt(n)} of 20,000: the open-file limit, see below` : `the default size; the full size is \`--agents 20000\``,
+    ],
     ['Time until all online', fmt(a.connect.seconds, ' s'), '—', `${fmt(a.connect.perSecond)} agents/s; ${fmt(a.connect.dbOnline)} online in the database`],
     ['Server RSS, all connected and settled', fmt(a.memory.rssMB, ' MB'), '< 1,024 MB', verdict(a.memory.rssMB < 1024)],
     ['Server peak RSS (VmHWM)', fmt(Math.max(a.memory.peakMB, a.storm.peakMB), ' MB'), '< 1,024 MB', verdict(Math.max(a.memory.peakMB, a.storm.peakMB) < 1024)],
@@ -180,15 +223,35 @@ function markdown(r) {
   ];
   const m = r.machine;
   return [
-    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB, Node ${m.node}, open-file limit ${fmt(m.openFileLimit)} per process.`,
+    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB, Node ${m.node}, open-file limit ${fmt(m.openFileLimit)} per process${r.database ? `, ${r.database}` : ''}.`,
     `Load: the machine's 1-minute load average at the phases (connected, heartbeats, runscript, storm): ${Object.values(a.loadAverage).join(', ')} (${m.cpus} CPUs; other work on a shared machine competes with the server).`,
-    `Command: \`DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres ${r.command}\` (raw figures: bench/results/${r.date.slice(0, 10)}${r.agentsRequested >= 10_000 ? '-full' : ''}.json).`,
+    `Command: \`${r.database ? r.command : `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres ${r.command}`}\` (raw figures: bench/results/${r.date.slice(0, 10)}${r.agentsRequested >= 10_000 ? '-full' : ''}.json).`,
     '',
+    ...httpTable(r.http),
     '| Figure | Measured | Target | Result |',
     '|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
     '',
   ].join('\n');
+}
+
+/** The HTTP figures of the same run: ours beside the bare Fastify + pg route running the same SQL. */
+function httpTable(http) {
+  if (!http) return [];
+  if (http.error) return [`HTTP figures: the HTTP part of this run failed (${http.error}).`, ''];
+  const lines = [
+    `HTTP, ${fmt(http.agents)} agents in the table, autocannon ${http.connections} connections, ${http.durationSeconds} s per figure in alternating slices:`,
+    '',
+    '| Figure | Ours | Bare Fastify + pg, same SQL | Ratio | Target | Result |',
+    '|---|---:|---:|---:|---|---|',
+  ];
+  for (const row of http.rows) {
+    const latency = row.unit !== 'req/s';
+    const target = latency ? 'p99 ≤ 2× the baseline’s' : '≥ 0.6 of the baseline';
+    lines.push(`| \`${row.name}\` | ${fmt(row.ours)} ${row.unit} | ${fmt(row.baseline)} ${row.unit} | **${row.ratio}** | ${target} | ${verdict(latency ? row.ratio <= 2 : row.ratio >= 0.6)} |`);
+  }
+  lines.push('');
+  return lines;
 }
 
 function updateDoc(table) {

@@ -434,12 +434,23 @@ describe('agent channel', () => {
     ).rejects.toMatchObject({ status: 404 });
   });
 
-  it('closes agent channels cleanly when the server stops (1001), so agents reconnect', async () => {
+  it('closes agent channels cleanly when the server stops (1001), having stopped accepting first: a retry is refused, not answered 503', async () => {
     const { agentId, secret } = await enroll('chan-ws-08');
     const agent = await connect(agentId, secret);
     await agent.next('hello');
+    // The agent retries the moment it hears 1001: the listening socket is already closed, so the retry fails at
+    // the TCP level (behind nginx: the next replica takes it), never a 503 from the server on its way out.
+    const retried = new Promise<string>((resolve) =>
+      agent.ws.once('close', () => {
+        FakeAgent.connect(t.url, { 'X-Agent-Id': agentId, Authorization: `Bearer ${secret}` }).then(
+          () => resolve('accepted'),
+          (err: { code?: string; status?: number }) => resolve(err.code ?? `HTTP ${err.status}`),
+        );
+      }),
+    );
     await t.server.close();
     expect(await agent.whenClosed()).toEqual({ code: 1001, reason: 'server shutting down' });
+    expect(await retried).toBe('ECONNREFUSED');
   });
 });
 

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from './common/clock';
+import { StopAcceptingModule } from './common/http/stop-accepting';
 import { RateLimitModule } from './common/rate-limit/rate-limiter';
 import { RedisModule } from './common/redis/redis.module';
 import { AppConfig } from './config/app-config';
@@ -39,7 +40,8 @@ export class AppModule {
   static forRoot(config: AppConfig, databaseUrl: string, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [...coreImports(config, databaseUrl, clock), HealthModule, PlatformModule, EnrollModule],
+      // StopAcceptingModule: at shutdown the listening socket closes first (common/http/stop-accepting.ts).
+      imports: [...coreImports(config, databaseUrl, clock), StopAcceptingModule, HealthModule, PlatformModule, EnrollModule],
     };
   }
 }

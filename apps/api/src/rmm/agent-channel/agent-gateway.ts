@@ -45,8 +45,13 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
   private pinger?: NodeJS.Timeout;
   private sweeper?: NodeJS.Timeout;
   private offRegistered?: () => void;
-  /** Set at shutdown: an agent reconnecting now is told to retry (503), not that the path does not exist (404). */
+  /**
+   * Set at shutdown. By then the server no longer accepts connections (common/http/stop-accepting.ts); an
+   * upgrade still arriving on a connection opened before is told to retry (503), never 404.
+   */
   private closing = false;
+  /** Upgrades being authenticated: awaited at shutdown, so that each ends in a 1001 rather than a 503. */
+  private readonly upgrading = new Set<Promise<void>>();
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -110,12 +115,16 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     return changed;
   }
 
-  /** SIGTERM: every agent is told the server is going (it reconnects with back-off), heartbeats are written. */
+  /**
+   * SIGTERM (the listening socket is already closed): upgrades under way complete, then every agent is told the
+   * server is going (1001: it reconnects after a random 1–5 s, to whichever instance listens), heartbeats are written.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.pinger);
     clearInterval(this.sweeper);
     this.offRegistered?.();
     this.closing = true;
+    await Promise.allSettled([...this.upgrading]);
     for (const ws of this.sockets.values()) ws.close(CLOSE.shuttingDown.code, CLOSE.shuttingDown.reason);
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
@@ -127,16 +136,20 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
   /** An upgrade to /agent/v1/ws (the router answers 404 to paths no WebSocket serves). */
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     if (this.closing) return refuseUpgrade(socket, 503, 'the server is shutting down, retry shortly');
-    void this.authenticate(req).then(
-      (agentId) => {
-        if (agentId === null) return refuseUpgrade(socket, 401, 'Invalid agent credentials');
-        this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(agentId, ws));
-      },
-      (err: Error) => {
-        this.logger.warn(`agent upgrade failed: ${err.message}`);
-        refuseUpgrade(socket, 503, 'the database is not available, retry shortly');
-      },
-    );
+    const upgrade = this.authenticate(req)
+      .then(
+        (agentId) => {
+          if (agentId === null) return refuseUpgrade(socket, 401, 'Invalid agent credentials');
+          // Authenticated while the server began to shut down: the agent hears 1001 like the others.
+          this.wss.handleUpgrade(req, socket, head, (ws) => (this.closing ? ws.close(CLOSE.shuttingDown.code, CLOSE.shuttingDown.reason) : this.accept(agentId, ws)));
+        },
+        (err: Error) => {
+          this.logger.warn(`agent upgrade failed: ${err.message}`);
+          refuseUpgrade(socket, 503, 'the database is not available, retry shortly');
+        },
+      )
+      .finally(() => this.upgrading.delete(upgrade));
+    this.upgrading.add(upgrade);
   };
 
   private async authenticate(req: IncomingMessage): Promise<number | null> {
