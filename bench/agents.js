@@ -109,7 +109,7 @@ class ServerProcess {
     const fd = openSync(this.logFile, 'a');
     const started = now();
     const extra = process.env.BENCH_SERVER_NODE_OPTIONS ? process.env.BENCH_SERVER_NODE_OPTIONS.split(' ') : [];
-    this.child = spawn(process.execPath, [...extra, MAIN], { cwd: ROOT, env: { ...process.env, ...this.env, REDIS_URL: '' }, stdio: ['ignore', fd, fd] });
+    this.child = spawn(process.execPath, [...extra, MAIN], { cwd: ROOT, env: { ...process.env, REDIS_URL: '', ...this.env }, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
     let gone = false;
@@ -327,7 +327,7 @@ async function runscriptLoad(url, apiKey, scriptId, agentIds, rate, seconds) {
   await Promise.all(inflight);
   const elapsed = (now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return {
+  const result = {
     calls: total,
     ok: latencies.length,
     achievedRate: round(total / elapsed, 1),
@@ -338,6 +338,9 @@ async function runscriptLoad(url, apiKey, scriptId, agentIds, rate, seconds) {
     statuses,
     errors,
   };
+  // Every latency, for merging two loads' percentiles (bench/instances.js); left out of the JSON written.
+  Object.defineProperty(result, 'latencies', { value: latencies, enumerable: false });
+  return result;
 }
 
 const round = (x, d = 0) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : null);
@@ -471,4 +474,4 @@ function withTimeout(promise, ms, message) {
   return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
 }
 
-module.exports = { ServerProcess, Simulators, benchEnv, createDatabase, dropDatabase, freePort, memoryOf, request, runAgentBench, seedAgents, round, mb, sleep };
+module.exports = { ServerProcess, Simulators, benchEnv, createDatabase, dropDatabase, dbCounters, freePort, memoryOf, request, runAgentBench, runscriptLoad, seedAgents, round, mb, sleep, waitFor };

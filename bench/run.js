@@ -1,11 +1,14 @@
 'use strict';
 /**
  * `npm run bench [-- --agents N]`: every figure of the scale issue in one run, against the built server run as
- * a child process on a database of its own (created on DATABASE_URL's PostgreSQL, dropped at the end).
+ * a child process on a database of its own (created on DATABASE_URL's PostgreSQL, dropped at the end; without
+ * DATABASE_URL, on an embedded PostgreSQL in a temporary folder).
  *
  *   npm run bench                      2,000 agents, short windows: a few minutes
  *   npm run bench -- --agents 20000    the full size (clamped to 19,900 on a machine whose per-process open-file
  *                                      limit is 20,000: the server needs one descriptor per agent plus its own)
+ *   REDIS_URL=redis://127.0.0.1:6379 npm run bench …
+ *                                      also two instances over Redis, the agents split between them (bench/instances.js)
  *
  * Writes bench/results/<date>.json and bench/results/latest.json, prints a Markdown table and puts it in
  * docs/performance.md between the agent-bench markers. The HTTP figures come from bench/http.js
@@ -17,6 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { ServerProcess, benchEnv, createDatabase, dropDatabase, freePort, runAgentBench } = require('./agents');
 const { runEnrollBench } = require('./enroll');
+const { runInstancesBench } = require('./instances');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(__dirname, 'results');
@@ -124,6 +128,34 @@ async function main() {
     // the function's upstream client, hold its HTTP close until their keep-alive time-out; see the report.)
     await server.stop(15_000);
     await dropDatabase(base, DB_NAME).catch(() => undefined);
+  }
+
+  // Two instances over Redis (when REDIS_URL names one on this machine): the requested count split over two
+  // server processes on one database, runscript across them. Not clamped: each process holds half.
+  try {
+    if (process.env.REDIS_URL) {
+      const databaseUrl2 = await createDatabase(base, `${DB_NAME}_two`);
+      try {
+        result.instances = await runInstancesBench({
+          databaseUrl: databaseUrl2,
+          redisUrl: process.env.REDIS_URL,
+          agents: Math.min(requested, 2 * max),
+          settleSeconds: 10,
+          runscriptRate: 100,
+          runscriptSeconds: full ? 20 : 10,
+          resultsDir: RESULTS,
+          log,
+        });
+      } catch (err) {
+        result.instances = { error: err.message };
+        log(`two-instance bench failed: ${err.message}`);
+      } finally {
+        await dropDatabase(base, `${DB_NAME}_two`).catch(() => undefined);
+      }
+    } else {
+      log('two instances over Redis: skipped (set REDIS_URL to a Redis on this machine to measure them)');
+    }
+  } finally {
     await embedded?.stop();
   }
 
@@ -232,7 +264,40 @@ function markdown(r) {
     '|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
     '',
+    ...instancesTable(r.instances),
   ].join('\n');
+}
+
+/** The two-instance figures of the same run (absent when no REDIS_URL was given). */
+function instancesTable(x) {
+  if (!x) return [];
+  if (x.error) return [`Two instances over Redis: this part of the run failed (${x.error}).`, ''];
+  const across = x.runscript.across;
+  const local = x.runscript.local;
+  const rows = [
+    ['Agents connected, two instances on this machine', `${fmt(x.agents)} (${fmt(x.connect.onA)} on A, ${fmt(x.connect.onB)} on B)`, '—', `${fmt(x.connect.dbOnline)} online in the database after ${fmt(x.connect.seconds, ' s')}`],
+    ['Server RSS, A / B / both, all connected and settled', `${fmt(x.memory.aMB, ' MB')} / ${fmt(x.memory.bMB, ' MB')} / ${fmt(x.memory.totalMB, ' MB')}`, '< 1,024 MB each', verdict(x.memory.aMB < 1024 && x.memory.bMB < 1024)],
+    [
+      `runscript across instances (the REST call on the instance that does not hold the agent, through Redis) at ${x.runscript.rate}/s for ${x.runscript.seconds} s, p50 / p99`,
+      `${fmt(across.p50, ' ms')} / ${fmt(across.p99, ' ms')}`,
+      'p99 < 50 ms',
+      `${verdict(across.p99 < 50 && across.ok === across.calls)}; ${fmt(across.ok)}/${fmt(across.calls)} answered 200, max ${fmt(across.max, ' ms')}`,
+    ],
+    [
+      `runscript on the owning instance, same rate, p50 / p99`,
+      `${fmt(local.p50, ' ms')} / ${fmt(local.p99, ' ms')}`,
+      '—',
+      `${fmt(local.ok)}/${fmt(local.calls)} answered 200, max ${fmt(local.max, ' ms')}`,
+    ],
+  ];
+  return [
+    `Two instances over Redis on the same machine (one database, one Redis, half the agents connected to each; load average ${Object.values(x.loadAverage).join(', ')}):`,
+    '',
+    '| Figure | Measured | Target | Result |',
+    '|---|---|---|---|',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+    '',
+  ];
 }
 
 /** The HTTP figures of the same run: ours beside the bare Fastify + pg route running the same SQL. */

@@ -1,8 +1,9 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { AgentGateway } from '../../apps/api/src/rmm/agent-channel/agent-gateway';
 import { freePort } from '../utils/processes';
 import { createTenant } from '../utils/rmm-fixtures';
 import { startTestApp, TestApp } from '../utils/test-app';
@@ -411,6 +412,55 @@ function openWs(url: string, headers: Record<string, string> = {}): Promise<{ ws
   });
 }
 
+/** deploy/nginx.conf run for real in front of `upstreams` (ports on 127.0.0.1); stop() ends it. */
+async function startNginx(nginx: string, upstreams: string[]): Promise<{ base: string; dir: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dir = mkdtempSync(join(tmpdir(), 'rmm-nginx-'));
+  chmodSync(dir, 0o755); // nginx's workers (nobody) write their temp files under it
+  // The shipped file, with only what differs outside Docker replaced: the upstream (Docker's DNS name, and
+  // `resolve`, which needs nginx 1.27.3), the port, file locations, and limits this machine cannot grant.
+  const replacements: Array<[RegExp, string]> = [
+    [/server api:3000 resolve;/, upstreams.map((p) => `server 127.0.0.1:${p};`).join('\n    ')],
+    [/listen 80;/, `listen 127.0.0.1:${port};`],
+    [/^worker_processes auto;$/m, `worker_processes 1;\npid ${dir}/nginx.pid;`],
+    [/^worker_rlimit_nofile \d+;$/m, ''],
+    [/worker_connections \d+;/, 'worker_connections 1024;'],
+    [/^error_log \/dev\/stderr warn;$/m, `error_log ${dir}/error.log warn;`],
+    [/access_log \/dev\/stdout rmm;/, `access_log ${dir}/access.log rmm;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  fastcgi_temp_path ${dir}/fastcgi;\n  uwsgi_temp_path ${dir}/uwsgi;\n  scgi_temp_path ${dir}/scgi;`],
+  ];
+  let conf = readFileSync(join(ROOT, 'deploy/nginx.conf'), 'utf8');
+  for (const [pattern, replacement] of replacements) {
+    expect([String(pattern), pattern.test(conf)]).toEqual([String(pattern), true]);
+    conf = conf.replace(pattern, replacement);
+  }
+  writeFileSync(join(dir, 'nginx.conf'), conf);
+  const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')];
+  const check = spawnSync(nginx, ['-t', ...args], { encoding: 'utf8', timeout: 10_000 });
+  expect([check.status, check.stderr]).toEqual([0, expect.stringContaining('syntax is ok')]);
+  const proxy = spawn(nginx, [...args, '-g', 'daemon off;'], { stdio: 'ignore' });
+  await until('nginx answers', async () => (await fetch(`${base}/nginx-health`).catch(() => undefined))?.ok, 10_000);
+  return {
+    base,
+    dir,
+    async stop() {
+      if (proxy.exitCode === null) {
+        const exited = new Promise<void>((r) => {
+          const timer = setTimeout(r, 5_000);
+          proxy.once('exit', () => {
+            clearTimeout(timer);
+            r();
+          });
+        });
+        proxy.kill('SIGQUIT');
+        await exited;
+        if (proxy.exitCode === null) proxy.kill('SIGKILL');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('deploy/nginx.conf in front of the real server', () => {
   const nginx = findNginx();
   if (!nginx) {
@@ -425,58 +475,20 @@ describe('deploy/nginx.conf in front of the real server', () => {
   let tenant: { clientId: number; siteId: number };
   let dir: string;
   let base: string;
-  let proxy: ChildProcess | undefined;
+  let proxy: Awaited<ReturnType<typeof startNginx>> | undefined;
   const sockets: WebSocket[] = [];
 
   beforeAll(async () => {
     t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' });
     tenant = await createTenant(t, 'Behind nginx Ltd');
-    const appPort = new URL(t.url).port;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dir = mkdtempSync(join(tmpdir(), 'rmm-nginx-'));
-    chmodSync(dir, 0o755); // nginx's workers (nobody) write their temp files under it
-    // The shipped file, with only what differs outside Docker replaced: the upstream (Docker's DNS name, and
-    // `resolve`, which needs nginx 1.27.3), the port, file locations, and limits this machine cannot grant.
-    const replacements: Array<[RegExp, string]> = [
-      [/server api:3000 resolve;/, `server 127.0.0.1:${appPort};`],
-      [/listen 80;/, `listen 127.0.0.1:${port};`],
-      [/^worker_processes auto;$/m, `worker_processes 1;\npid ${dir}/nginx.pid;`],
-      [/^worker_rlimit_nofile \d+;$/m, ''],
-      [/worker_connections \d+;/, 'worker_connections 1024;'],
-      [/^error_log \/dev\/stderr warn;$/m, `error_log ${dir}/error.log warn;`],
-      [/access_log \/dev\/stdout rmm;/, `access_log ${dir}/access.log rmm;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  fastcgi_temp_path ${dir}/fastcgi;\n  uwsgi_temp_path ${dir}/uwsgi;\n  scgi_temp_path ${dir}/scgi;`],
-    ];
-    let conf = readFileSync(join(ROOT, 'deploy/nginx.conf'), 'utf8');
-    for (const [pattern, replacement] of replacements) {
-      expect([String(pattern), pattern.test(conf)]).toEqual([String(pattern), true]);
-      conf = conf.replace(pattern, replacement);
-    }
-    writeFileSync(join(dir, 'nginx.conf'), conf);
-    const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')];
-    const check = spawnSync(nginx, ['-t', ...args], { encoding: 'utf8', timeout: 10_000 });
-    expect([check.status, check.stderr]).toEqual([0, expect.stringContaining('syntax is ok')]);
-    proxy = spawn(nginx, [...args, '-g', 'daemon off;'], { stdio: 'ignore' });
-    await until('nginx answers', async () => (await fetch(`${base}/nginx-health`).catch(() => undefined))?.ok, 10_000);
+    proxy = await startNginx(nginx, [new URL(t.url).port]);
+    ({ base, dir } = proxy);
   });
 
   afterAll(async () => {
     for (const ws of sockets) ws.terminate();
-    if (proxy && proxy.exitCode === null) {
-      const child = proxy;
-      const exited = new Promise<void>((r) => {
-        const timer = setTimeout(r, 5_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          r();
-        });
-      });
-      child.kill('SIGQUIT');
-      await exited;
-      if (proxy.exitCode === null) proxy.kill('SIGKILL');
-    }
+    await proxy?.stop();
     await t?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const enroll = async (hostname: string): Promise<{ agentId: string; secret: string; uuid: string }> => {
@@ -559,3 +571,74 @@ describe('deploy/nginx.conf in front of the real server', () => {
     t = { close: async () => undefined } as unknown as TestApp;
   });
 });
+
+describe('two replicas behind deploy/nginx.conf: one shuts down, its agents are back on the other at once', () => {
+  const nginx = findNginx();
+  if (!nginx) {
+    console.log('skipped: the rolling-restart test behind nginx needs an nginx binary (RMM_TEST_NGINX=/path/to/nginx, or nginx on PATH)');
+    it.skip('moves the agents of a replica that shuts down to the other one (needs nginx)', () => undefined);
+    return;
+  }
+
+  const ADMIN = 'deploy-rolling-admin-key-0123456789abcdef';
+  let a: TestApp;
+  let b: TestApp;
+  let proxy: Awaited<ReturnType<typeof startNginx>> | undefined;
+  const sockets: WebSocket[] = [];
+
+  beforeAll(async () => {
+    // Two replicas of one deployment: the same database (and, in compose, Redis; not needed for this).
+    a = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' });
+    b = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN }, { db: a.db });
+    proxy = await startNginx(nginx, [new URL(a.url).port, new URL(b.url).port]);
+  });
+
+  afterAll(async () => {
+    for (const ws of sockets) ws.terminate();
+    await proxy?.stop();
+    await b?.close();
+    await a?.close(); // (the database's owner: dropped last)
+  });
+
+  it('every agent A held hears 1001, reconnects through nginx the moment it does, and is greeted by B: no 503, no 502', async () => {
+    const { base } = proxy!;
+    const wsBase = base.replace('http', 'ws');
+    const tenant = await createTenant(a, 'Rolling restart Ltd');
+    const gateway = (t: TestApp) => t.server.app.get(AgentGateway);
+    const agents: Array<{ agentId: string; secret: string }> = [];
+    for (let i = 0; i < 6; i++) {
+      const d = await a.http.post('/api/v3/agents/deployments/').set('X-API-KEY', ADMIN).send({ client: tenant.clientId, site: tenant.siteId });
+      const r = await a.http.post('/agent/v1/register').set('Authorization', `Bearer ${d.body.uuid}`).send({ hostname: `rolling-0${i}`, plat: 'linux', version: '0.1.0' });
+      agents.push({ agentId: r.body.agent_id, secret: r.body.agent_secret });
+    }
+    const headers = (x: { agentId: string; secret: string }) => ({ 'X-Agent-Id': x.agentId, Authorization: `Bearer ${x.secret}` });
+    const first = await Promise.all(agents.map((x) => openWs(`${wsBase}/agent/v1/ws`, headers(x))));
+    sockets.push(...first.map((c) => c.ws));
+    await until('every hello', async () => first.every((c) => c.messages.some((m) => m.type === 'hello')));
+    // nginx balances without stickiness: some agents are on each replica.
+    const onA = agents.filter((x) => gateway(a).isConnected(Number(x.agentId)));
+    expect(onA.length).toBeGreaterThan(0);
+    expect(onA.length).toBeLessThan(agents.length);
+
+    // Each agent on A reconnects through nginx as soon as it hears its close (no back-off: the worst case).
+    const outcomes = onA.map((x) => {
+      const ws = first[agents.indexOf(x)].ws;
+      return new Promise<{ code: number; again: string }>((resolve) =>
+        ws.once('close', (code) => {
+          openWs(`${wsBase}/agent/v1/ws`, headers(x)).then(
+            async (c) => {
+              sockets.push(c.ws);
+              await until('hello again', async () => c.messages.some((m) => m.type === 'hello'));
+              resolve({ code, again: 'hello' });
+            },
+            (err: { status?: number; message?: string }) => resolve({ code, again: err.status ? `HTTP ${err.status}` : String(err.message) }),
+          );
+        }),
+      );
+    });
+    await a.server.close(); // SIGTERM of replica A (its database stays: B uses it)
+    expect(await Promise.all(outcomes)).toEqual(onA.map(() => ({ code: 1001, again: 'hello' })));
+    for (const x of agents) expect([x.agentId, gateway(b).isConnected(Number(x.agentId))]).toEqual([x.agentId, true]);
+  });
+});
+
