@@ -36,6 +36,12 @@ function reconnectDelayMs(attempt, afterShutdown) {
   return backoffMs(attempt - RESTART_ATTEMPTS + 3);
 }
 
+/** The loopback source address of a simulated agent: 127.1.x.y, x and y in 1–250 (62,500 agents before they repeat). */
+function sourceAddress(agentId) {
+  const n = (Number(agentId) - 1) % 62_500;
+  return `127.1.${1 + Math.floor(n / 250)}.${1 + (n % 250)}`;
+}
+
 const FACTS = {
   plat: 'linux',
   version: '0.1.0',
@@ -50,6 +56,10 @@ const FACTS = {
 class Simulator {
   constructor(url, agents, options = {}) {
     this.url = url.replace(/^http/, 'ws').replace(/\/+$/, '') + '/agent/v1/ws';
+    // On loopback each simulated agent connects from an address of its own (127.1.x.y), as real agents come from
+    // their own machines: 20,000 connections from one address to one port fill the kernel's ephemeral port range
+    // (about 28,000), and finding a free port for each connect() then cost the simulator more CPU than the server.
+    this.loopback = /^127\./.test(new URL(this.url).hostname);
     this.agents = agents.map(([id, secret]) => ({ id: String(id), secret, ws: null, greeted: false, attempt: 0, stopped: false, timers: {} }));
     this.concurrency = options.concurrency ?? 200;
     this.facts = options.facts !== false;
@@ -97,6 +107,7 @@ class Simulator {
       headers: { 'X-Agent-Id': agent.id, Authorization: `Bearer ${agent.secret}` },
       perMessageDeflate: false,
       handshakeTimeout: 30_000,
+      ...(this.loopback ? { localAddress: sourceAddress(agent.id) } : {}),
     });
     agent.ws = ws;
     let greeted = false;
@@ -212,7 +223,7 @@ class Simulator {
   }
 }
 
-module.exports = { Simulator, backoffMs, reconnectDelayMs };
+module.exports = { Simulator, backoffMs, reconnectDelayMs, sourceAddress };
 
 if (require.main === module && process.send) {
   let sim;

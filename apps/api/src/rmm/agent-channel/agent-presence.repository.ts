@@ -22,9 +22,20 @@ interface StatusWrite {
 }
 
 /**
- * Runs a batched write again when PostgreSQL chose it as a deadlock's victim (it rolled back, nothing was
- * written): two multi-row UPDATEs of agents (a status batch and a heartbeat flush here, or another instance's)
- * may lock rows in different orders. Each batch is one statement, so running it again is safe.
+ * Every multi-row write of `agents` here locks its rows first, in id order, and only then updates them: two
+ * batches running side by side (a status batch, a heartbeat flush, a facts flush, a sweep, or another
+ * instance's) then always take their row locks in the same order, so they queue rather than deadlock. Without
+ * it, each UPDATE … FROM locked rows in its own plan's order; at 19,900 agents a facts flush and a status batch
+ * deadlocked in most reconnect storms, and each deadlock held both for PostgreSQL's deadlock_timeout (1 s)
+ * before one was rolled back, twice in a row: every `hello` waited 2 s. MATERIALIZED keeps PostgreSQL from
+ * folding the CTE into the UPDATE (where its ORDER BY would no longer decide the order of the locks).
+ */
+const lockInIdOrder = (where: string): string => `locked AS MATERIALIZED (SELECT id FROM agents WHERE ${where} ORDER BY id FOR UPDATE)`;
+
+/**
+ * Runs a batched write again when PostgreSQL chose it as a deadlock's victim anyway (it rolled back, nothing
+ * was written): a write of agents elsewhere (registration, an operator's PATCH) does not follow lockInIdOrder.
+ * Each batch is one statement, so running it again is safe.
  */
 async function retryDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<T> {
   for (let i = 1; ; i++) {
@@ -144,9 +155,10 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
         const times = batch.map(([, w]) => (w.at ? w.at.toISOString() : null));
         await retryDeadlock(() =>
           this.tx.query(
-            `UPDATE agents a SET status = s.status,
+            `WITH ${lockInIdOrder('id = ANY($1::int[])')}
+             UPDATE agents a SET status = s.status,
                     last_seen = CASE WHEN s.status = 'online' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END
-               FROM unnest($1::int[], $2::text[], $3::timestamptz[]) AS s(id, status, at) WHERE a.id = s.id`,
+               FROM unnest($1::int[], $2::text[], $3::timestamptz[]) AS s(id, status, at), locked l WHERE a.id = s.id AND l.id = s.id`,
             [ids, statuses, times],
           ),
         );
@@ -165,16 +177,25 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
    */
   async markSilent(now: Date, offlineAfterSeconds: number, overdueAfterSeconds: number): Promise<{ offline: number[]; overdue: number[] }> {
     await this.flush();
-    const offline = await this.tx.query<Array<{ id: number }>>(
-      // (a CTE, so that the driver answers rows rather than an UPDATE's [rows, count])
-      `WITH changed AS (UPDATE agents SET status = 'offline' WHERE status = 'online' AND last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING id)
-       SELECT id FROM changed`,
-      [now, offlineAfterSeconds],
+    // (the UPDATE in a CTE, so that the driver answers rows rather than an UPDATE's [rows, count]; the
+    // conditions again in the UPDATE: a row changed while it was being locked is checked on its new version)
+    const offline = await retryDeadlock(() =>
+      this.tx.query<Array<{ id: number }>>(
+        `WITH ${lockInIdOrder(`status = 'online' AND last_seen < $1::timestamptz - $2 * interval '1 second'`)},
+         changed AS (UPDATE agents a SET status = 'offline' FROM locked l
+                      WHERE a.id = l.id AND a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id)
+         SELECT id FROM changed`,
+        [now, offlineAfterSeconds],
+      ),
     );
-    const overdue = await this.tx.query<Array<{ id: number }>>(
-      `WITH changed AS (UPDATE agents SET status = 'overdue' WHERE status <> 'overdue' AND last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING id)
-       SELECT id FROM changed`,
-      [now, overdueAfterSeconds],
+    const overdue = await retryDeadlock(() =>
+      this.tx.query<Array<{ id: number }>>(
+        `WITH ${lockInIdOrder(`status <> 'overdue' AND last_seen < $1::timestamptz - $2 * interval '1 second'`)},
+         changed AS (UPDATE agents a SET status = 'overdue' FROM locked l
+                      WHERE a.id = l.id AND a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id)
+         SELECT id FROM changed`,
+        [now, overdueAfterSeconds],
+      ),
     );
     return { offline: offline.map((r) => r.id), overdue: overdue.map((r) => r.id) };
   }
@@ -212,8 +233,9 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     try {
       await retryDeadlock(() =>
         this.tx.query(
-          `UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
-             FROM unnest($1::int[], $2::timestamptz[]) AS s(id, at) WHERE a.id = s.id`,
+          `WITH ${lockInIdOrder('id = ANY($1::int[])')}
+           UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
+             FROM unnest($1::int[], $2::timestamptz[]) AS s(id, at), locked l WHERE a.id = s.id AND l.id = s.id`,
           [ids, times],
         ),
       );
@@ -228,15 +250,20 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     const value = (c: (typeof FACT_COLUMNS)[number]): string =>
       c === 'total_ram' ? `(s.f->>'total_ram')::double precision` : c === 'disks' ? `s.f->'disks'` : `s.f->>'${c}'`;
     const next = FACT_COLUMNS.map((c) => `CASE WHEN s.f->'${c}' IS NOT NULL THEN ${value(c)} ELSE a.${c} END`);
+    const differs = `(${FACT_COLUMNS.map((c) => `a.${c}`).join(', ')}) IS DISTINCT FROM (${next.join(', ')})`;
     for (let i = 0; i < batch.length; i += BATCH_ROWS) {
       const rows = batch.slice(i, i + BATCH_ROWS).map(([id, f]) => ({ id, f }));
       try {
         const changed = await retryDeadlock(() =>
           this.tx.query<Array<{ id: number }>>(
+          // Only the rows whose facts differ are locked (in id order, as everywhere here) and written; after a
+          // restart every agent resends facts that mostly did not change.
           `WITH s AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id int, f jsonb)),
+           locked AS MATERIALIZED (
+             SELECT a.id FROM agents a JOIN s ON a.id = s.id WHERE ${differs} ORDER BY a.id FOR UPDATE OF a),
            changed AS (
              UPDATE agents a SET ${FACT_COLUMNS.map((c, k) => `${c} = ${next[k]}`).join(', ')}
-               FROM s WHERE a.id = s.id AND (${FACT_COLUMNS.map((c) => `a.${c}`).join(', ')}) IS DISTINCT FROM (${next.join(', ')})
+               FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND ${differs}
              RETURNING a.id)
            SELECT id FROM changed`,
           [JSON.stringify(rows)],
