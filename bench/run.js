@@ -140,7 +140,9 @@ async function main() {
           databaseUrl: databaseUrl2,
           redisUrl: process.env.REDIS_URL,
           agents: Math.min(requested, 2 * max),
-          settleSeconds: 10,
+          // One heartbeat period and its flush, as the single-instance phase has before its runscript (settle +
+          // heartbeat window): every agent's first heartbeat, with its facts, written before the calls.
+          settleSeconds: 40,
           runscriptRate: 100,
           runscriptSeconds: full ? 20 : 10,
           resultsDir: RESULTS,

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { Pool } from 'pg';
 
 /**
  * The one way to the database for repositories, and the one transaction helper for services
@@ -29,8 +31,22 @@ export class TransactionHost {
     return this.manager.getRepository(entity);
   }
 
+  /**
+   * Raw SQL. In a transaction, on its connection. Outside one, straight to the pool (node-postgres), with the
+   * result shaped as TypeORM's `query` shapes it (UPDATE and DELETE: `[rows, rowCount]`; anything else: rows):
+   * TypeORM's query runner per statement (an object graph per call, its release, its result wrapping) was a
+   * tenth of the throughput of the agents list (docs/performance.md). Errors are node-postgres's own (a
+   * DatabaseError with its SQLSTATE in `code`), which the error surfaces read like TypeORM's `driverError`.
+   */
   query<T = any>(sql: string, params: unknown[] = []): Promise<T> {
-    return this.manager.query(sql, params);
+    const em = this.current.getStore();
+    if (em) return em.query(sql, params);
+    return this.pool.query(sql, params).then((r) => (r.command === 'UPDATE' || r.command === 'DELETE' ? [r.rows, r.rowCount] : r.rows) as T);
+  }
+
+  /** node-postgres's pool, which TypeORM's Postgres driver made and owns (same size, same acquire time-out). */
+  private get pool(): Pool {
+    return (this.dataSource.driver as PostgresDriver).master as Pool;
   }
 
   /** Runs `work` in one transaction (committed when it resolves, rolled back when it throws). */
