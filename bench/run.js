@@ -18,7 +18,7 @@ const { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wri
 const { execFileSync } = require('node:child_process');
 const os = require('node:os');
 const path = require('node:path');
-const { ServerProcess, benchEnv, createDatabase, dropDatabase, freePort, runAgentBench } = require('./agents');
+const { ServerProcess, benchEnv, createDatabase, dropDatabase, freePort, round, runAgentBench } = require('./agents');
 const { runEnrollBench } = require('./enroll');
 const { runInstancesBench } = require('./instances');
 
@@ -88,7 +88,7 @@ async function main() {
   const started = new Date();
   const result = {
     date: started.toISOString(),
-    command: `${embedded ? '' : `DATABASE_URL=${withoutPassword(base)} `}npm run bench${requested === 2_000 ? '' : ` -- --agents ${requested}`}`,
+    command: `${embedded ? '' : `DATABASE_URL=${withoutPassword(base)} `}${process.env.REDIS_URL ? `REDIS_URL=${withoutPassword(process.env.REDIS_URL)} ` : ''}npm run bench${requested === 2_000 ? '' : ` -- --agents ${requested}`}`,
     database: embedded ? `embedded PostgreSQL ${embedded.version}` : `PostgreSQL ${await serverVersion(base)} (DATABASE_URL)`,
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 2 ** 30), node: process.version, openFileLimit: limit },
     agentsRequested: requested,
@@ -258,7 +258,7 @@ function markdown(r) {
   const m = r.machine;
   return [
     `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB, Node ${m.node}, open-file limit ${fmt(m.openFileLimit)} per process${r.database ? `, ${r.database}` : ''}.`,
-    `Load: the machine's 1-minute load average at the phases (connected, heartbeats, runscript, storm): ${Object.values(a.loadAverage).join(', ')} (${m.cpus} CPUs; other work on a shared machine competes with the server).`,
+    `Load: the machine's 1-minute load average at the phases (connected, heartbeats, runscript, storm): ${Object.values(a.loadAverage).join(', ')} (${m.cpus} CPUs, shared by the server, the simulated agents, PostgreSQL and anything else running).`,
     `Command: \`${r.database ? r.command : `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres ${r.command}`}\` (raw figures: bench/results/${r.date.slice(0, 10)}${r.agentsRequested >= 10_000 ? '-full' : ''}.json).`,
     '',
     ...httpTable(r.http),
@@ -282,8 +282,8 @@ function instancesTable(x) {
     [
       `runscript across instances (the REST call on the instance that does not hold the agent, through Redis) at ${x.runscript.rate}/s for ${x.runscript.seconds} s, p50 / p99`,
       `${fmt(across.p50, ' ms')} / ${fmt(across.p99, ' ms')}`,
-      'p99 < 50 ms',
-      `${verdict(across.p99 < 50 && across.ok === across.calls)}; ${fmt(across.ok)}/${fmt(across.calls)} answered 200, max ${fmt(across.max, ' ms')}`,
+      '— (the issue’s p99 < 50 ms is for one instance)',
+      `${fmt(across.ok)}/${fmt(across.calls)} answered 200, max ${fmt(across.max, ' ms')}; the Redis hop adds ${fmt(round(across.p50 - local.p50, 2), ' ms')} at the median`,
     ],
     [
       `runscript on the owning instance, same rate, p50 / p99`,
