@@ -474,4 +474,4 @@ function withTimeout(promise, ms, message) {
   return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
 }
 
-module.exports = { ServerProcess, Simulators, benchEnv, createDatabase, dropDatabase, dbCounters, freePort, memoryOf, request, runAgentBench, runscriptLoad, seedAgents, round, mb, sleep, waitFor };
+module.exports = { ServerProcess, Simulators, benchEnv, createDatabase, dropDatabase, dbCounters, freePort, memoryOf, percentile, request, runAgentBench, runscriptLoad, seedAgents, round, mb, sleep, waitFor };

@@ -11,7 +11,7 @@
  */
 const path = require('node:path');
 const os = require('node:os');
-const { ServerProcess, Simulators, benchEnv, freePort, mb, request, round, runscriptLoad, seedAgents, sleep, waitFor, dbCounters } = require('./agents');
+const { ServerProcess, Simulators, benchEnv, freePort, mb, percentile, request, round, runscriptLoad, seedAgents, sleep, waitFor, dbCounters } = require('./agents');
 
 /** Only a Redis on this machine: the bench never sends traffic elsewhere. */
 function localRedis(url) {
@@ -87,10 +87,10 @@ async function runInstancesBench(opts) {
   return out;
 }
 
-/** Two runscriptLoad results as one: latencies are not kept, so the percentiles are those of the two halves' union, recomputed. */
+/** Two runscriptLoad results as one: the percentiles recomputed over both halves' latencies. */
 function merge(parts) {
   const latencies = parts.flatMap((p) => p.latencies).sort((x, y) => x - y);
-  const at = (p) => (latencies.length === 0 ? null : round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)], 2));
+  const at = (p) => round(percentile(latencies, p), 2);
   const statuses = {};
   for (const p of parts) for (const [k, v] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   return {

@@ -30,7 +30,8 @@ interface StatusWrite {
  * before one was rolled back, twice in a row: every `hello` waited 2 s. MATERIALIZED keeps PostgreSQL from
  * folding the CTE into the UPDATE (where its ORDER BY would no longer decide the order of the locks).
  */
-const lockInIdOrder = (where: string): string => `locked AS MATERIALIZED (SELECT id FROM agents WHERE ${where} ORDER BY id FOR UPDATE)`;
+const lockInIdOrder = (where: string, from = 'agents a'): string =>
+  `locked AS MATERIALIZED (SELECT a.id FROM ${from} WHERE ${where} ORDER BY a.id FOR UPDATE OF a)`;
 
 /**
  * Runs a batched write again when PostgreSQL chose it as a deadlock's victim anyway (it rolled back, nothing
@@ -155,7 +156,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
         const times = batch.map(([, w]) => (w.at ? w.at.toISOString() : null));
         await retryDeadlock(() =>
           this.tx.query(
-            `WITH ${lockInIdOrder('id = ANY($1::int[])')}
+            `WITH ${lockInIdOrder('a.id = ANY($1::int[])')}
              UPDATE agents a SET status = s.status,
                     last_seen = CASE WHEN s.status = 'online' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END
                FROM unnest($1::int[], $2::text[], $3::timestamptz[]) AS s(id, status, at), locked l WHERE a.id = s.id AND l.id = s.id`,
@@ -181,7 +182,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     // conditions again in the UPDATE: a row changed while it was being locked is checked on its new version)
     const offline = await retryDeadlock(() =>
       this.tx.query<Array<{ id: number }>>(
-        `WITH ${lockInIdOrder(`status = 'online' AND last_seen < $1::timestamptz - $2 * interval '1 second'`)},
+        `WITH ${lockInIdOrder(`a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'offline' FROM locked l
                       WHERE a.id = l.id AND a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id)
          SELECT id FROM changed`,
@@ -190,7 +191,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     );
     const overdue = await retryDeadlock(() =>
       this.tx.query<Array<{ id: number }>>(
-        `WITH ${lockInIdOrder(`status <> 'overdue' AND last_seen < $1::timestamptz - $2 * interval '1 second'`)},
+        `WITH ${lockInIdOrder(`a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'overdue' FROM locked l
                       WHERE a.id = l.id AND a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id)
          SELECT id FROM changed`,
@@ -233,7 +234,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     try {
       await retryDeadlock(() =>
         this.tx.query(
-          `WITH ${lockInIdOrder('id = ANY($1::int[])')}
+          `WITH ${lockInIdOrder('a.id = ANY($1::int[])')}
            UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
              FROM unnest($1::int[], $2::timestamptz[]) AS s(id, at), locked l WHERE a.id = s.id AND l.id = s.id`,
           [ids, times],
@@ -259,8 +260,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
           // Only the rows whose facts differ are locked (in id order, as everywhere here) and written; after a
           // restart every agent resends facts that mostly did not change.
           `WITH s AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id int, f jsonb)),
-           locked AS MATERIALIZED (
-             SELECT a.id FROM agents a JOIN s ON a.id = s.id WHERE ${differs} ORDER BY a.id FOR UPDATE OF a),
+           ${lockInIdOrder(differs, 'agents a JOIN s ON a.id = s.id')},
            changed AS (
              UPDATE agents a SET ${FACT_COLUMNS.map((c, k) => `${c} = ${next[k]}`).join(', ')}
                FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND ${differs}
