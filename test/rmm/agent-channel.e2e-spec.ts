@@ -273,7 +273,8 @@ describe('agent channel', () => {
       await presence.flush();
       expect(updated).toHaveLength(1);
 
-      // bad facts: dropped field by field, never an error, the connection stays
+      // bad facts: dropped field by field, never an error, the connection stays; `facts` that is not an object
+      // makes the heartbeat invalid (answered with an error, nothing written)
       for (const facts of <unknown[]>[
         'nonsense',
         [1, 2],
@@ -287,7 +288,7 @@ describe('agent channel', () => {
       await presence.flush();
       expect(updated).toHaveLength(1);
       expect(await detail()).toMatchObject({ logged_in_username: 'bob', total_ram: 7.5, disks, plat: 'linux', local_ip: '10.0.0.9', version: '0.2.0', status: 'online' });
-      expect(agent.messages.filter((m) => m.type === 'error')).toEqual([]);
+      expect(agent.messages.filter((m) => m.type === 'error').map((m) => m.message)).toEqual(Array(3).fill('invalid heartbeat: /facts must be object'));
       expect(agent.closed).toBeUndefined();
     } finally {
       off();

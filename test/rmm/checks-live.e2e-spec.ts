@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { CheckResults, MAX_QUEUED_PER_CHECK } from '../../apps/api/src/rmm/checks/check-results';
+import { CheckResults, MAX_QUEUED_PER_AGENT } from '../../apps/api/src/rmm/checks/check-results';
 import { HISTORY_KEEP } from '../../apps/api/src/rmm/checks/checks.repository';
 import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
 import { createTenant } from '../utils/rmm-fixtures';
@@ -36,6 +36,11 @@ class RawAgent {
       return i >= 0 ? this.messages.splice(i, 1)[0] : undefined;
     });
     return found;
+  }
+
+  /** Waits until a checks.sync carrying this check has come (the server counts results only for checks it gave the agent). */
+  async given(checkId: number): Promise<void> {
+    await until(`check ${checkId} in a checks.sync`, async () => this.messages.some((m) => m.type === 'checks.sync' && m.checks.some((c: { id: number }) => c.id === checkId)));
   }
 
   result(checkId: unknown, status: unknown, moreInfo?: unknown): void {
@@ -134,6 +139,7 @@ describe('checks, live (agent channel)', () => {
     const { agentId, agent } = await connect('live-race-01');
     await agent.nextSync();
     const check = await createCheck({ agent: agentId, check_type: 'diskspace', settings: { drive: '/', threshold_percent: 50 }, fails_b4_alert: 3, severity: 'error' });
+    await agent.given(check.id);
     const seen: string[] = [];
     const bus = t.server.app.get(RmmEvents);
     const offs = [
@@ -190,6 +196,7 @@ describe('checks, live (agent channel)', () => {
     const { agentId: otherId } = await enroll('live-bad-02');
     const mine = await createCheck({ agent: agentId, check_type: 'memory', settings: { threshold_percent: 90 } });
     const theirs = await createCheck({ agent: otherId, check_type: 'memory', settings: { threshold_percent: 90 } });
+    await agent.given(mine.id);
     agent.result(theirs.id, 'failing', 'not mine');
     agent.result(999_999, 'failing', 'no such check');
     agent.result(mine.id, 'broken', 'bad status');
@@ -207,13 +214,23 @@ describe('checks, live (agent channel)', () => {
     expect(await getCheck(theirs.id)).toMatchObject({ status: 'pending', fail_count: 0, more_info: null, last_run: null });
     expect(await historyCount(theirs.id)).toBe(0);
     expect(agent.closed).toBe(false);
-    expect(agent.messages.filter((m) => m.type === 'error')).toEqual([]);
+    // the messages that are not check.results of the protocol are answered with an error saying why; a valid result
+    // for a check that is not its own (or no longer exists) is ignored without a word
+    expect(agent.messages.filter((m) => m.type === 'error').map((m) => m.message)).toEqual([
+      'invalid check.result: /status must be one of passing, failing, pending',
+      'invalid check.result: /checkId must be integer',
+      'invalid check.result: /moreInfo must be string',
+      'invalid check.result: /checkId must be >= 1',
+      'invalid check.result: /checkId must be <= 2147483647',
+      'invalid check.result: /checkId is required',
+    ]);
     expect((await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body.status).toBe('online');
   });
 
   it(`keeps the newest ${HISTORY_KEEP} results of a check, newest first, paged with X-Total-Count; 404 for an unknown check`, async () => {
     const { agentId, agent } = await connect('live-history-01');
     const check = await createCheck({ agent: agentId, check_type: 'memory', settings: { threshold_percent: 90 } });
+    await agent.given(check.id);
     const n = HISTORY_KEEP + 20;
     let stored = 0;
     const off = t.server.app.get(RmmEvents).on('check.status', (e) => e.checkId === check.id && stored++);
@@ -221,7 +238,7 @@ describe('checks, live (agent channel)', () => {
       // in bursts an agent's queue takes (stored one at a time per check, in the order received)
       for (let i = 0; i < n; i++) {
         agent.result(check.id, i % 2 === 0 ? 'passing' : 'failing', `#${i}`);
-        if ((i + 1) % MAX_QUEUED_PER_CHECK === 0 || i === n - 1) await until(`results up to ${i}`, async () => stored === i + 1);
+        if ((i + 1) % MAX_QUEUED_PER_AGENT === 0 || i === n - 1) await until(`results up to ${i}`, async () => stored === i + 1);
       }
     } finally {
       off();

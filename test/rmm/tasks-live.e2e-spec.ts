@@ -145,6 +145,7 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
       stdout_truncated: false,
       stderr_truncated: false,
       script_run: expect.any(Number),
+      error: null,
     });
     expect(new Date(newest.started_at).getTime()).toBeGreaterThanOrEqual(new Date(newest.due_at).getTime());
     // the script run that carried it is in the agent's runs (and streamed like runscript's)

@@ -73,6 +73,10 @@ export class ScriptRunEntity {
   @Column({ name: 'timed_out', type: 'boolean', default: false })
   timedOut: boolean;
 
+  /** Why the run did not finish as the script ended it (refused, invalid answer, agent gone, no answer); null once finished. */
+  @Column({ type: 'text', nullable: true })
+  error: string | null;
+
   /** Seconds the script ran, as the agent measured it. */
   @Column({ name: 'execution_time', type: 'double precision', nullable: true })
   executionTime: number | null;

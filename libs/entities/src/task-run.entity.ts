@@ -61,4 +61,8 @@ export class TaskRunEntity {
 
   @Column({ name: 'stderr_truncated', type: 'boolean', default: false })
   stderrTruncated: boolean;
+
+  /** Why the run did not finish as the script ended it (refused, invalid answer, agent gone, no answer); null once finished. */
+  @Column({ type: 'text', nullable: true })
+  error: string | null;
 }

@@ -27,3 +27,17 @@ export function parseId(value: unknown): number | null {
   else return null;
   return Number.isInteger(n) && n >= 1 && n <= PG_INT_MAX ? n : null;
 }
+
+const UNSTORABLE_SOURCE = '\\u0000|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
+const UNSTORABLE = new RegExp(UNSTORABLE_SOURCE);
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE_SOURCE, 'g');
+
+/**
+ * Text as PostgreSQL can store it, from anyone (an agent's output, a check's message, a fact): NUL, which
+ * `text` and `jsonb` refuse, and lone UTF-16 surrogates, which `jsonb` refuses (`\ud800`) and UTF-8 cannot
+ * carry, each become U+FFFD (the replacement character), so a reader sees that something was there. Every
+ * other character is kept.
+ */
+export function pgText(text: string): string {
+  return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, '\uFFFD') : text;
+}

@@ -70,6 +70,8 @@ export interface AppConfig {
   /** An agent silent this long is offline (its connection is dropped), this long overdue. */
   agentOfflineAfterSeconds: number;
   agentOverdueAfterSeconds: number;
+  /** Messages one agent connection may send per second on average (its burst: five times as many); past it: closed 1008. */
+  agentMaxMessagesPerSecond: number;
   /** `json` (one object per line, for log collectors) or `pretty` (for people); default pretty on a terminal. */
   logFormat?: 'json' | 'pretty';
   /** Browser origins (`https://dash.example.com`) allowed to call /api/v3 (CORS); none by default. */
@@ -152,6 +154,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     agentHeartbeatSeconds: integer(env, 'RMM_AGENT_HEARTBEAT_SECONDS', 30, 1, 3_600),
     agentOfflineAfterSeconds: offlineAfter,
     agentOverdueAfterSeconds: overdueAfter,
+    agentMaxMessagesPerSecond: integer(env, 'RMM_AGENT_MAX_MESSAGES_PER_SECOND', 200, 1, 100_000),
     logFormat: text(env, 'LOG_FORMAT') === undefined ? undefined : oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     rmmCorsOrigins: origins(env, 'RMM_CORS_ORIGINS'),
     taskTickMs: integer(env, 'RMM_TASK_TICK_MS', 1_000, 100, 60_000),

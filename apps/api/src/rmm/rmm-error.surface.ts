@@ -27,6 +27,8 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [AgentsErrorCode.NotConnected]: 409,
   [AgentsErrorCode.Disconnected]: 502,
   [AgentsErrorCode.NoAnswer]: 504,
+  [AgentsErrorCode.Refused]: 422,
+  [AgentsErrorCode.InvalidAnswer]: 502,
   [RegistrationErrorCode.UnknownDeployment]: 404,
   [RegistrationErrorCode.DeploymentRevoked]: 410,
   [RegistrationErrorCode.DeploymentExpired]: 410,

@@ -56,6 +56,8 @@ const RMM_MESSAGES: Partial<Record<string, string>> = {
   [AgentsErrorCode.NotConnected]: 'agent is not connected',
   [AgentsErrorCode.Disconnected]: 'agent disconnected',
   [AgentsErrorCode.NoAnswer]: 'agent did not answer within 60 s',
+  [AgentsErrorCode.Refused]: 'agent refused: interpreter not found: cmd',
+  [AgentsErrorCode.InvalidAnswer]: 'agent sent an invalid answer',
   [DeploymentsErrorCode.Revoked]: 'deployment revoked',
   [DeploymentsErrorCode.Expired]: 'deployment expired',
   [RegistrationErrorCode.UnknownDeployment]: 'unknown deployment: the enrollment token names none',

@@ -1,9 +1,11 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../common/errors/domain-error';
+import { pgText } from '../../common/values';
 import { AgentsErrorCode } from '../agents/agents.errors';
+import { parseAnswer, REFUSAL_MAX } from './agent-protocol';
 
-/** The commands the server sends an agent, and the agent's answer to each (docs/agent-protocol.md, a later issue). */
+/** The commands the server sends an agent, and the agent's answer to each (docs/agent-protocol.md; the answers' schemas: COMMAND_ANSWERS). */
 export interface AgentCommands {
   'script.run': {
     in: { runId: number; shell: string; body: string; args: string[]; timeoutSeconds: number };
@@ -38,18 +40,30 @@ export type AgentMessageHandler = (agentId: number, message: Record<string, unkn
 
 /** What the agent gateway gives the channel for one open connection. */
 export interface AgentConnection {
-  /** Writes one message (the protocol's JSON envelope) to the agent. */
+  /** Writes one message (the protocol's JSON envelope) to the agent; throws when it cannot (the connection is closing). */
   send(message: { type: string; id: string } & Record<string, unknown>): void;
 }
 
+/** What became of an agent's `result` message (AgentChannel.deliver). */
+export type Delivery = { to: 'request' } | { to: 'nothing' } | { to: 'request'; invalid: string };
+
 interface Pending {
   agentId: number;
+  command: AgentCommand;
   resolve(answer: unknown): void;
   reject(err: Error): void;
   timer: NodeJS.Timeout;
 }
 
 export const notConnected = (): DomainError => new DomainError(AgentsErrorCode.NotConnected, 'agent is not connected');
+
+/** The agent answered `ok: false`: it would not or could not (an interpreter it lacks, a shell it does not know). */
+export const refused = (reason: string): DomainError =>
+  new DomainError(AgentsErrorCode.Refused, `agent refused: ${pgText(reason.length > REFUSAL_MAX ? `${reason.slice(0, REFUSAL_MAX - 1)}…` : reason)}`);
+
+/** The agent's answer is not one the protocol allows; `fields` carries what was wrong (stored with the run). */
+export const invalidAnswer = (why: string): DomainError =>
+  new DomainError(AgentsErrorCode.InvalidAnswer, 'agent sent an invalid answer', [{ field: 'answer', message: pgText(why.slice(0, 500)) }]);
 
 /** One instance: the connections this process holds, and the requests awaiting their answers. */
 @Injectable()
@@ -92,10 +106,24 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
     if (!connection) return false;
     try {
       connection.send({ id: randomUUID(), ...message });
-      return true;
     } catch {
       return false;
     }
+    for (const tap of this.taps.get(message.type) ?? []) tap(agentId, message);
+    return true;
+  }
+
+  private readonly taps = new Map<string, Set<(agentId: number, message: Record<string, unknown>) => void>>();
+
+  /**
+   * Told of every one-way message of `type` sent to an agent held here, after it went (CheckResults learns from
+   * `checks.sync` which checks each agent was given, so a result for any other check costs nothing).
+   */
+  onSent(type: string, tap: (agentId: number, message: Record<string, unknown>) => void): () => void {
+    let set = this.taps.get(type);
+    if (!set) this.taps.set(type, (set = new Set()));
+    set.add(tap);
+    return () => set.delete(tap);
   }
 
   private readonly watchers: Array<{ attached(agentId: number): void; detached(agentId: number): void }> = [];
@@ -133,15 +161,25 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
     };
   }
 
-  /** The agent's answer to request `id` (called by the gateway); false when nothing awaits it. */
-  deliver(agentId: number, id: string, answer: { ok: true; result: unknown } | { ok: false; error: string }): boolean {
+  /**
+   * The agent's `result` message for request `id` (called by the gateway, the envelope already validated): checked
+   * against the command's answer schema, then the request resolves (the result), or rejects (Refused with the
+   * agent's reason; InvalidAnswer with what was wrong). `nothing`: no request of this agent awaits that id (an
+   * answer after its time-out, or another agent's id): ignored.
+   */
+  deliver(agentId: number, id: string, message: unknown): Delivery {
     const p = this.pending.get(id);
-    if (!p || p.agentId !== agentId) return false;
+    if (!p || p.agentId !== agentId) return { to: 'nothing' };
     this.pending.delete(id);
     clearTimeout(p.timer);
+    const answer = parseAnswer(p.command as 'script.run', message);
     if (answer.ok) p.resolve(answer.result);
-    else p.reject(new DomainError(AgentsErrorCode.Disconnected, `agent refused the command: ${answer.error}`));
-    return true;
+    else if ('refused' in answer) p.reject(refused(answer.refused));
+    else {
+      p.reject(invalidAnswer(answer.invalid));
+      return { to: 'request', invalid: answer.invalid };
+    }
+    return { to: 'request' };
   }
 
   async isOnline(agentId: number): Promise<boolean> {
@@ -158,7 +196,7 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
         reject(new DomainError(AgentsErrorCode.NoAnswer, `agent did not answer within ${Math.round(timeoutMs / 1000)} s`));
       }, timeoutMs);
       timer.unref();
-      this.pending.set(id, { agentId, resolve: resolve as (a: unknown) => void, reject, timer });
+      this.pending.set(id, { agentId, command, resolve: resolve as (a: unknown) => void, reject, timer });
       try {
         connection.send({ type: command, id, ...body });
       } catch {

@@ -10,6 +10,7 @@ import { refuseUpgrade, upgradeRouterOf } from '../../common/http/upgrade-router
 import { RmmEvents } from '../events/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceRepository } from './agent-presence.repository';
+import { parseAgentMessage } from './agent-protocol';
 import { parseHeartbeatFacts } from './heartbeat-facts';
 
 export const AGENT_WS_PATH = '/agent/v1/ws';
@@ -23,12 +24,35 @@ const PING_MS = 30_000;
  */
 const PING_SLICES = 30;
 
+/** The most that may wait to be sent to an agent: past it, nothing more is queued and the connection is dropped. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** Invalid messages an agent may send within INVALID_WINDOW_MS; one more closes its connection (1008). */
+export const MAX_INVALID_MESSAGES = 20;
+const INVALID_WINDOW_MS = 60_000;
+/** The burst an agent may send above RMM_AGENT_MAX_MESSAGES_PER_SECOND: this many seconds' worth. */
+const BURST_SECONDS = 5;
+/** How long a connection being closed may take to answer the close before it is dropped (its buffers freed). */
+const CLOSE_GRACE_MS = 1_000;
+
 /** Close codes the agent acts on (docs/agent-protocol.md). */
 export const CLOSE = {
   shuttingDown: { code: 1001, reason: 'server shutting down' },
+  invalid: { code: 1008, reason: `too many invalid messages: more than ${MAX_INVALID_MESSAGES} in a minute` },
+  flooding: { code: 1008, reason: 'too many messages: over RMM_AGENT_MAX_MESSAGES_PER_SECOND' },
+  notReading: { code: 1008, reason: `not reading: more than ${MAX_BUFFERED_BYTES / 1024 / 1024} MiB waiting to be sent` },
+  internal: { code: 1011, reason: 'server error' },
   replaced: { code: 4000, reason: 'replaced by a newer connection of this agent' },
   secretReplaced: { code: 4001, reason: 'agent re-enrolled: this secret no longer works' },
 } as const;
+
+/** What the gateway keeps per connection to hold it to its limits. */
+interface Limits {
+  /** Times (ms) of its invalid messages within the window. */
+  invalid: number[];
+  /** Token bucket of the message rate: tokens left, and when it was last filled. */
+  tokens: number;
+  filledAt: number;
+}
 
 /**
  * The agent channel's server side: one WebSocket per agent at /agent/v1/ws, authenticated before the
@@ -73,7 +97,8 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
       handle: this.onUpgrade,
     });
     this.offRegistered = this.events.on('agent.registered', ({ agentId, reenrolled }) => {
-      if (reenrolled) this.sockets.get(agentId)?.close(CLOSE.secretReplaced.code, CLOSE.secretReplaced.reason);
+      const ws = reenrolled ? this.sockets.get(agentId) : undefined;
+      if (ws) closeAgent(ws, CLOSE.secretReplaced);
     });
     const alive = new WeakMap<WebSocket, boolean>();
     let round: WebSocket[] = [];
@@ -125,7 +150,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     this.offRegistered?.();
     this.closing = true;
     await Promise.allSettled([...this.upgrading]);
-    for (const ws of this.sockets.values()) ws.close(CLOSE.shuttingDown.code, CLOSE.shuttingDown.reason);
+    for (const ws of this.sockets.values()) closeAgent(ws, CLOSE.shuttingDown);
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
@@ -164,11 +189,28 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private accept(agentId: number, ws: WebSocket): void {
-    this.sockets.get(agentId)?.close(CLOSE.replaced.code, CLOSE.replaced.reason);
+    const previous = this.sockets.get(agentId);
+    if (previous) closeAgent(previous, CLOSE.replaced);
     this.sockets.set(agentId, ws);
-    const detach = this.channel.attach(agentId, { send: (message) => ws.send(JSON.stringify(message)) });
+    const detach = this.channel.attach(agentId, { send: (message) => this.send(agentId, ws, message) });
     let announced = false;
-    ws.on('message', (data, isBinary) => this.onMessage(agentId, ws, isBinary ? null : data.toString()));
+    const rate = this.config.agentMaxMessagesPerSecond;
+    const limits: Limits = { invalid: [], tokens: rate * BURST_SECONDS, filledAt: Date.now() };
+    ws.on('message', (data, isBinary) => {
+      // The guard: whatever one message does wrong (a bug here, or in a feature's handler) closes this connection
+      // and is logged; it never reaches the process.
+      if (ws.readyState !== WebSocket.OPEN) return; // closing: what it still sends is not read
+      try {
+        if (!this.withinRate(limits, rate)) {
+          this.logger.warn(`agent ${agentId}: connection closed, over ${rate} messages per second`);
+          return closeAgent(ws, CLOSE.flooding, 'now');
+        }
+        this.onMessage(agentId, ws, limits, isBinary ? null : data.toString());
+      } catch (err) {
+        this.logger.error(`agent ${agentId}: a message could not be handled (connection closed 1011): ${(err as Error)?.stack ?? String(err)}`);
+        closeAgent(ws, CLOSE.internal);
+      }
+    });
     ws.on('close', () => {
       detach();
       if (this.sockets.get(agentId) !== ws) return; // a newer connection of this agent took over
@@ -185,42 +227,98 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
         if (ws.readyState !== WebSocket.OPEN) return; // gone meanwhile: never greeted, never announced
         announced = true;
         this.events.emit('agent.online', { agentId });
-        ws.send(JSON.stringify({ type: 'hello', agent_id: String(agentId), heartbeat_seconds: this.config.agentHeartbeatSeconds, server_time: this.clock.now().toISOString() }));
+        this.trySend(agentId, ws, { type: 'hello', agent_id: String(agentId), heartbeat_seconds: this.config.agentHeartbeatSeconds, server_time: this.clock.now().toISOString() });
       });
     ws.on('error', () => ws.terminate());
   }
 
-  /** One message of the protocol's envelope `{type, id?, …}` (docs/agent-protocol.md). */
-  private onMessage(agentId: number, ws: WebSocket, text: string | null): void {
-    let message: { type?: unknown; id?: unknown; ok?: unknown; result?: unknown; error?: unknown; facts?: unknown; runId?: unknown; stream?: unknown; chunk?: unknown; seq?: unknown };
-    try {
-      message = text === null ? {} : (JSON.parse(text) as typeof message);
-    } catch {
-      message = {};
+  /**
+   * Every message to an agent goes through here: nothing is queued to a connection that already has more than
+   * MAX_BUFFERED_BYTES waiting (an agent that does not read): it is dropped at once (1008, its buffers freed)
+   * and the send throws, so a request waiting on it ends as "agent disconnected".
+   */
+  private send(agentId: number, ws: WebSocket, message: Record<string, unknown>): void {
+    if (ws.readyState !== WebSocket.OPEN) throw new Error('connection closing');
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.logger.warn(`agent ${agentId}: connection dropped, not reading (${ws.bufferedAmount} bytes waiting)`);
+      closeAgent(ws, CLOSE.notReading, 'now');
+      throw new Error('agent not reading');
     }
-    switch (message?.type) {
-      case 'heartbeat':
-        this.presence.heartbeat(agentId, this.clock.now(), message.facts === undefined ? null : parseHeartbeatFacts(message.facts));
+    ws.send(JSON.stringify(message));
+  }
+
+  /** send, for messages nobody waits on (hello, error): a failure only closes the connection. */
+  private trySend(agentId: number, ws: WebSocket, message: Record<string, unknown>): void {
+    try {
+      this.send(agentId, ws, message);
+    } catch {
+      /* closed by send, or closing already */
+    }
+  }
+
+  /** The message rate's token bucket: false when the connection has spent its burst and its rate. */
+  private withinRate(limits: Limits, rate: number): boolean {
+    const now = Date.now();
+    limits.tokens = Math.min(rate * BURST_SECONDS, limits.tokens + ((now - limits.filledAt) * rate) / 1000);
+    limits.filledAt = now;
+    if (limits.tokens < 1) return false;
+    limits.tokens -= 1;
+    return true;
+  }
+
+  /**
+   * An invalid message: answered `{type: "error", message}` and otherwise ignored (nothing changes); more than
+   * MAX_INVALID_MESSAGES within a minute closes the connection (1008).
+   */
+  private refuse(agentId: number, ws: WebSocket, limits: Limits, why: string): void {
+    const now = Date.now();
+    while (limits.invalid.length > 0 && limits.invalid[0] <= now - INVALID_WINDOW_MS) limits.invalid.shift();
+    limits.invalid.push(now);
+    if (limits.invalid.length > MAX_INVALID_MESSAGES) {
+      this.logger.warn(`agent ${agentId}: connection closed after ${limits.invalid.length} invalid messages within a minute (last: ${why})`);
+      return closeAgent(ws, CLOSE.invalid);
+    }
+    this.trySend(agentId, ws, { type: 'error', message: why });
+  }
+
+  /** One message of the protocol, validated against its type's schema (agent-protocol.ts) before anything reads it. */
+  private onMessage(agentId: number, ws: WebSocket, limits: Limits, text: string | null): void {
+    const parsed = parseAgentMessage(text);
+    if (!parsed.ok) return this.refuse(agentId, ws, limits, parsed.error);
+    switch (parsed.type) {
+      case 'heartbeat': {
+        const { facts } = parsed.message;
+        this.presence.heartbeat(agentId, this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts));
         return;
+      }
       case 'script.output': {
         // Published as it comes, never stored one by one (the result carries the whole, capped output); only
         // for a run this agent was sent and has not answered yet. Anything else is dropped without a word.
-        const { runId, stream, chunk, seq } = message;
-        if (typeof runId !== 'number' || !Number.isInteger(runId) || (stream !== 'stdout' && stream !== 'stderr') || typeof chunk !== 'string') return;
-        if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return;
+        const { runId, stream, chunk, seq } = parsed.message;
         if (!this.channel.isRunOf(agentId, runId)) return;
         this.events.emit('script.output', { agentId, runId, stream, chunk, seq });
         return;
       }
-      case 'result':
-        if (typeof message.id === 'string') {
-          this.channel.deliver(agentId, message.id, message.ok === true ? { ok: true, result: message.result } : { ok: false, error: String(message.error ?? 'refused') });
-        }
+      case 'result': {
+        // The answer is checked against its command's schema by the request it answers (LocalAgentChannel.deliver).
+        const delivered = this.channel.deliver(agentId, parsed.message.id, parsed.message);
+        if ('invalid' in delivered) this.refuse(agentId, ws, limits, `invalid answer to request ${parsed.message.id}: ${delivered.invalid}`);
         return;
+      }
       default:
-        // A feature's message (e.g. check.result, handled by the checks module through AgentChannel.handle).
-        if (typeof message?.type === 'string' && this.channel.dispatch(agentId, message.type, message as Record<string, unknown>)) return;
-        ws.send(JSON.stringify({ type: 'error', message: 'unknown message: send {type: "heartbeat", facts?}, {type: "script.output", runId, stream, chunk, seq}, {type: "check.result", …} or {type: "result", id, ok, result|error}' }));
+        // A feature's message (check.result: the checks module, through AgentChannel.handle).
+        this.channel.dispatch(agentId, parsed.type, parsed.message as unknown as Record<string, unknown>);
     }
   }
+}
+
+/**
+ * Closes an agent's connection with a code and a reason. `now`: its buffers are freed at once (an agent that
+ * does not read would otherwise hold them through the close handshake); else it has CLOSE_GRACE_MS to answer
+ * the close before it is dropped.
+ */
+function closeAgent(ws: WebSocket, how: { code: number; reason: string }, when: 'now' | 'grace' = 'grace'): void {
+  if (ws.readyState === WebSocket.OPEN) ws.close(how.code, how.reason);
+  if (when === 'now') ws.terminate();
+  else if (ws.readyState !== WebSocket.CLOSED) setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
 }

@@ -246,34 +246,50 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     return ids.length;
   }
 
-  /** The facts of one flush, one statement: a field not sent keeps its stored value; a row whose facts did not change is left alone. */
+  /**
+   * The facts of one flush, one statement: a field not sent keeps its stored value; a row whose facts did not
+   * change is left alone. A batch PostgreSQL refuses (a value it will not store, whatever validation missed) is
+   * written again row by row, so that only the refused row is lost, never the other agents' facts.
+   */
   private async writeFacts(batch: Array<[number, HeartbeatFacts]>): Promise<void> {
+    for (let i = 0; i < batch.length; i += BATCH_ROWS) {
+      const rows = batch.slice(i, i + BATCH_ROWS).map(([id, f]) => ({ id, f }));
+      try {
+        await this.writeFactRows(rows);
+      } catch (err) {
+        if (rows.length === 1) {
+          this.logger.warn(`facts of agent ${rows[0].id} not written: ${(err as Error).message}`);
+          continue;
+        }
+        this.logger.warn(`facts of ${rows.length} agents refused as one batch (${(err as Error).message}); writing them one by one`);
+        for (const row of rows) {
+          await this.writeFactRows([row]).catch((e: Error) => this.logger.warn(`facts of agent ${row.id} not written: ${e.message}`));
+        }
+      }
+    }
+  }
+
+  /** One statement for these rows; announces agent.updated for each agent whose stored facts changed. */
+  private async writeFactRows(rows: Array<{ id: number; f: HeartbeatFacts }>): Promise<void> {
     const value = (c: (typeof FACT_COLUMNS)[number]): string =>
       c === 'total_ram' ? `(s.f->>'total_ram')::double precision` : c === 'disks' ? `s.f->'disks'` : `s.f->>'${c}'`;
     const next = FACT_COLUMNS.map((c) => `CASE WHEN s.f->'${c}' IS NOT NULL THEN ${value(c)} ELSE a.${c} END`);
     const differs = `(${FACT_COLUMNS.map((c) => `a.${c}`).join(', ')}) IS DISTINCT FROM (${next.join(', ')})`;
-    for (let i = 0; i < batch.length; i += BATCH_ROWS) {
-      const rows = batch.slice(i, i + BATCH_ROWS).map(([id, f]) => ({ id, f }));
-      try {
-        const changed = await retryDeadlock(() =>
-          this.tx.query<Array<{ id: number }>>(
-          // Only the rows whose facts differ are locked (in id order, as everywhere here) and written; after a
-          // restart every agent resends facts that mostly did not change.
-          `WITH s AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id int, f jsonb)),
-           ${lockInIdOrder(differs, 'agents a JOIN s ON a.id = s.id')},
-           changed AS (
-             UPDATE agents a SET ${FACT_COLUMNS.map((c, k) => `${c} = ${next[k]}`).join(', ')}
-               FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND ${differs}
-             RETURNING a.id)
-           SELECT id FROM changed`,
-          [JSON.stringify(rows)],
-          ),
-        );
-        for (const { id } of changed) this.events.emit('agent.updated', { agentId: id });
-      } catch (err) {
-        this.logger.warn(`facts of ${rows.length} agent(s) not written: ${(err as Error).message}`);
-      }
-    }
+    const changed = await retryDeadlock(() =>
+      this.tx.query<Array<{ id: number }>>(
+        // Only the rows whose facts differ are locked (in id order, as everywhere here) and written; after a
+        // restart every agent resends facts that mostly did not change.
+        `WITH s AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id int, f jsonb)),
+         ${lockInIdOrder(differs, 'agents a JOIN s ON a.id = s.id')},
+         changed AS (
+           UPDATE agents a SET ${FACT_COLUMNS.map((c, k) => `${c} = ${next[k]}`).join(', ')}
+             FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND ${differs}
+           RETURNING a.id)
+         SELECT id FROM changed`,
+        [JSON.stringify(rows)],
+      ),
+    );
+    for (const { id } of changed) this.events.emit('agent.updated', { agentId: id });
   }
 
   /** Before the database closes: the last heartbeats are written. */

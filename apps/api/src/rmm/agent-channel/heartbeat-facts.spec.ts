@@ -18,3 +18,17 @@ describe('parseHeartbeatFacts', () => {
     for (const raw of [null, undefined, 'x', 3, [], [1], {}]) expect(parseHeartbeatFacts(raw)).toBeNull();
   });
 });
+
+describe('parseHeartbeatFacts: text PostgreSQL can store', () => {
+  it('turns lone surrogates into U+FFFD (jsonb refuses them) and keeps surrogate pairs', () => {
+    expect(parseHeartbeatFacts({ version: '1.0\ud800', logged_in_username: 'zoë 😀', disks: [{ device: '/\udc00', free: '1 GB', total: '2 GB', percent: 1 }] })).toEqual({
+      version: '1.0\ufffd',
+      logged_in_username: 'zoë 😀',
+      disks: [{ device: '/\ufffd', free: '1 GB', total: '2 GB', percent: 1 }],
+    });
+  });
+
+  it('refuses NUL like any control character (the field is dropped)', () => {
+    expect(parseHeartbeatFacts({ version: '1.0\u0000', cpu_model: 'x' })).toEqual({ cpu_model: 'x' });
+  });
+});

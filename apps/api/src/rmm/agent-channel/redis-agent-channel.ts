@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DomainError } from '../../common/errors/domain-error';
+import { DomainError, FieldError } from '../../common/errors/domain-error';
 import { RedisPubSub, busUnavailable } from '../../common/redis/redis-pubsub';
 import { AgentsErrorCode } from '../agents/agents.errors';
 import { AgentChannel, AgentCommand, AgentCommands, AgentMessageHandler, LocalAgentChannel, notConnected } from './agent-channel';
@@ -28,7 +28,7 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
 type Message =
   | { k: 'request'; id: string; from: string; agentId: number; command: AgentCommand; body: unknown; timeoutMs: number }
   | { k: 'answer'; id: string; ok: true; result: unknown }
-  | { k: 'answer'; id: string; ok: false; code: string; message: string }
+  | { k: 'answer'; id: string; ok: false; code: string; message: string; fields?: FieldError[] }
   | { k: 'notify'; agentId: number; message: { type: string } & Record<string, unknown> };
 
 interface RemotePending {
@@ -199,7 +199,7 @@ export class RedisAgentChannel extends AgentChannel implements OnModuleInit, Bef
         this.pending.delete(message.id);
         clearTimeout(p.timer);
         if (message.ok) p.resolve(message.result);
-        else p.reject(new DomainError(AGENT_CODES.has(message.code) ? message.code : AgentsErrorCode.Disconnected, message.message));
+        else p.reject(new DomainError(AGENT_CODES.has(message.code) ? message.code : AgentsErrorCode.Disconnected, message.message, Array.isArray(message.fields) ? message.fields : []));
         return;
       }
       case 'notify':
@@ -214,7 +214,8 @@ export class RedisAgentChannel extends AgentChannel implements OnModuleInit, Bef
       void this.publish(m.from, reply).catch((err: Error) => this.logger.warn(`answer to ${m.from} not sent: ${err.message}`));
     this.local.request(m.agentId, m.command, m.body as AgentCommands[typeof m.command]['in'], m.timeoutMs).then(
       (result) => answer({ k: 'answer', id: m.id, ok: true, result }),
-      (err: Error) => answer({ k: 'answer', id: m.id, ok: false, code: err instanceof DomainError ? err.code : AgentsErrorCode.Disconnected, message: err.message }),
+      (err: Error) =>
+        answer({ k: 'answer', id: m.id, ok: false, code: err instanceof DomainError ? err.code : AgentsErrorCode.Disconnected, message: err.message, fields: err instanceof DomainError ? err.fields : [] }),
     );
   }
 }

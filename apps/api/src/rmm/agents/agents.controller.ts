@@ -60,7 +60,13 @@ export class AgentsController {
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (script, output, args, timeout)' })
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent' })
   @ApiResponse({ status: 409, type: RmmErrorDto, description: "{detail: 'agent is not connected'}, at once" })
-  @ApiResponse({ status: 502, type: RmmErrorDto, description: "{detail: 'agent disconnected'}: the agent went before it answered; the run is interrupted" })
+  @ApiResponse({ status: 422, type: RmmErrorDto, description: '{detail: "agent refused: <reason>"}: the agent would not or could not run it (an interpreter it lacks); the run is failed, with that reason as its error' })
+  @ApiResponse({
+    status: 502,
+    type: RmmErrorDto,
+    description:
+      "{detail: 'agent disconnected'}: the agent went before it answered; the run is interrupted. {detail: 'agent sent an invalid answer'}: its answer is not one the protocol allows; the run is failed, its error saying what was wrong",
+  })
   @ApiResponse({ status: 504, type: RmmErrorDto, description: '{detail: "agent did not answer within N s"}: no answer by the time-out + 5 s; the run is timed_out' })
   async runScript(
     @Param('agentId', ParseIdPipe) id: number,

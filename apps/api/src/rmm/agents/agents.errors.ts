@@ -6,4 +6,8 @@ export enum AgentsErrorCode {
   Disconnected = 'agent_disconnected',
   /** The agent did not answer within the time limit. */
   NoAnswer = 'agent_no_answer',
+  /** The agent answered that it would not or could not do it (`ok: false`, with its reason). */
+  Refused = 'agent_refused',
+  /** The agent's answer is not one the protocol allows (its `fields` say what was wrong). */
+  InvalidAnswer = 'agent_invalid_answer',
 }

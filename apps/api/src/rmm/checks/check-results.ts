@@ -1,7 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { CHECK_STATUSES, CheckStatus } from '@app/entities';
+import { CheckStatus } from '@app/entities';
 import { Clock } from '../../common/clock';
-import { AgentChannel } from '../agent-channel/agent-channel';
+import { pgText } from '../../common/values';
+import { AgentChannel, LocalAgentChannel } from '../agent-channel/agent-channel';
+import type { CheckResultMessage as CheckResultWire } from '../agent-channel/agent-protocol';
 import { AlertsService } from '../alerts/alerts.service';
 import { RmmEvents } from '../events/rmm-events';
 import { ChecksRepository, RecordedResult } from './checks.repository';
@@ -10,34 +12,29 @@ import { ChecksRepository, RecordedResult } from './checks.repository';
 export const MORE_INFO_MAX = 4_000;
 
 /**
- * Results of one check waiting to be stored on this instance: they are stored one at a time per check (the row
- * lock would make them wait anyway, each holding a pooled connection); past this many, more are dropped.
+ * Results of one agent waiting to be stored on this instance: they are stored one at a time per agent, in the
+ * order received (each holding a pooled connection while it is written); past this many, more are dropped.
  */
-export const MAX_QUEUED_PER_CHECK = 100;
+export const MAX_QUEUED_PER_AGENT = 100;
 
-/** A check.result message from an agent, validated. */
+/** A check.result message from an agent, as stored. */
 export interface CheckResultMessage {
   checkId: number;
   status: CheckStatus;
   moreInfo: string | null;
 }
 
-/** The result in an agent's `check.result` message, or null when it is not one (ignored: never an error to the agent). */
-export function parseCheckResult(message: Record<string, unknown>): CheckResultMessage | null {
-  const { checkId, status, moreInfo } = message;
-  if (typeof checkId !== 'number' || !Number.isInteger(checkId) || checkId < 1 || checkId > 2_147_483_647) return null;
-  if (typeof status !== 'string' || !(CHECK_STATUSES as readonly string[]).includes(status)) return null;
-  if (moreInfo !== undefined && moreInfo !== null && typeof moreInfo !== 'string') return null;
-  return { checkId, status: status as CheckStatus, moreInfo: typeof moreInfo === 'string' ? capMoreInfo(moreInfo) : null };
+/** The result a `check.result` message carries (the message already valid against its schema: agent-protocol.ts). */
+export function toCheckResult(message: { checkId: number; status: CheckStatus; moreInfo?: string | null }): CheckResultMessage {
+  return { checkId: message.checkId, status: message.status, moreInfo: typeof message.moreInfo === 'string' ? capMoreInfo(message.moreInfo) : null };
 }
 
-/** Cuts at MORE_INFO_MAX characters (never inside a surrogate pair) and drops NUL, which PostgreSQL's text refuses. */
+/** Cuts at MORE_INFO_MAX characters (never inside a surrogate pair), made storable (pgText: NUL and lone surrogates become U+FFFD). */
 export function capMoreInfo(text: string): string {
-  const clean = text.split('\u0000').join('');
-  if (clean.length <= MORE_INFO_MAX) return clean;
+  if (text.length <= MORE_INFO_MAX) return pgText(text);
   let cut = MORE_INFO_MAX - 1;
-  if (/[\uD800-\uDBFF]/.test(clean[cut - 1])) cut--;
-  return `${clean.slice(0, cut)}…`;
+  if (/[\uD800-\uDBFF]/.test(text[cut - 1])) cut--;
+  return pgText(`${text.slice(0, cut)}…`);
 }
 
 /**
@@ -46,42 +43,53 @@ export function capMoreInfo(text: string): string {
  * failing at or past fails_b4_alert → AlertsService.raise (one open alert per check, whatever the concurrency);
  * passing → resolveBySystem. check.status is emitted before the alert is raised, so subscribers see
  * check.status, then alert.created.
+ *
+ * Ownership before capacity: a result counts only for a check this agent was given in the latest `checks.sync`
+ * sent over its connection (this instance holds it, so it sent the list: LocalAgentChannel.onSent); any other
+ * check id is dropped at once, before it takes a queue slot or any database work, so one agent's flood of
+ * others' ids can neither starve their agents' results nor load the database. The queues are per agent.
  */
 @Injectable()
 export class CheckResults implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('checks');
-  private off?: () => void;
+  private readonly off: Array<() => void> = [];
   private readonly queues = new Map<number, { tail: Promise<void>; size: number }>();
+  /** Per agent held here, the ids of the checks its latest checks.sync carried. */
+  private readonly given = new Map<number, Set<number>>();
 
   constructor(
     private readonly repo: ChecksRepository,
     private readonly channel: AgentChannel,
+    private readonly local: LocalAgentChannel,
     private readonly alerts: AlertsService,
     private readonly events: RmmEvents,
     private readonly clock: Clock,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.off = this.channel.handle('check.result', (agentId, message) => {
-      const result = parseCheckResult(message);
-      if (!result) {
-        this.logger.debug(`agent ${agentId}: ignored a check.result that is not valid`);
-        return;
-      }
-      this.enqueue(agentId, result);
-    });
+    this.off.push(
+      this.local.onSent('checks.sync', (agentId, message) => {
+        const checks = Array.isArray(message.checks) ? (message.checks as Array<{ id: number }>) : [];
+        this.given.set(agentId, new Set(checks.map((c) => c.id)));
+      }),
+      this.local.watch({ attached: (agentId) => this.given.delete(agentId), detached: (agentId) => this.given.delete(agentId) }),
+      this.channel.handle('check.result', (agentId, message) => {
+        const result = toCheckResult(message as unknown as CheckResultWire);
+        if (!this.given.get(agentId)?.has(result.checkId)) return; // not one of its checks: no queue, no query
+        this.enqueue(agentId, result);
+      }),
+    );
   }
 
-  /** Stores the result after the ones of the same check received before it (never throws; failures are logged). */
+  /** Stores the result after the ones of the same agent received before it (never throws; failures are logged). */
   private enqueue(agentId: number, result: CheckResultMessage): void {
-    const id = result.checkId;
-    let queue = this.queues.get(id);
+    let queue = this.queues.get(agentId);
     if (!queue) {
       queue = { tail: Promise.resolve(), size: 0 };
-      this.queues.set(id, queue);
+      this.queues.set(agentId, queue);
     }
-    if (queue.size >= MAX_QUEUED_PER_CHECK) {
-      this.logger.warn(`agent ${agentId}: dropped a result of check ${id}: ${MAX_QUEUED_PER_CHECK} are waiting already`);
+    if (queue.size >= MAX_QUEUED_PER_AGENT) {
+      this.logger.warn(`agent ${agentId}: dropped a result of check ${result.checkId}: ${MAX_QUEUED_PER_AGENT} of its results are waiting already`);
       return;
     }
     const q = queue;
@@ -90,18 +98,17 @@ export class CheckResults implements OnApplicationBootstrap, OnApplicationShutdo
       .then(() => this.record(agentId, result))
       .then(
         () => undefined,
-        (err: Error) => this.logger.warn(`agent ${agentId}: result of check ${id} not stored: ${err.message}`),
+        (err: Error) => this.logger.warn(`agent ${agentId}: result of check ${result.checkId} not stored: ${err.message}`),
       )
       .then(() => {
         q.size--;
-        if (q.size === 0 && this.queues.get(id) === q) this.queues.delete(id);
+        if (q.size === 0 && this.queues.get(agentId) === q) this.queues.delete(agentId);
       });
   }
 
   onApplicationShutdown(): void {
-    this.off?.();
+    for (const off of this.off.splice(0)) off();
   }
-
   /** Stores one result of the agent's check and acts on it; null when the check is not this agent's (ignored). */
   async record(agentId: number, result: CheckResultMessage): Promise<RecordedResult | null> {
     const r = await this.repo.recordResult(agentId, result.checkId, result.status, result.moreInfo, this.clock.now());

@@ -42,6 +42,13 @@ export class ScriptRunDto {
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) started_at: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) finished_at: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'agent sent an invalid answer: /result/retcode must be <= 4294967295',
+    description: 'why the run did not finish as the script ended it (agent refused, invalid answer, agent disconnected, no answer); null once finished or while running',
+  })
+  error: string | null;
 }
 
 export class ScriptRunFilterDto extends PageQueryDto {
@@ -80,4 +87,5 @@ export const toScriptRunDto = (r: ScriptRunEntity): ScriptRunDto => ({
   created_at: r.createdAt.toISOString(),
   started_at: iso(r.startedAt),
   finished_at: iso(r.finishedAt),
+  error: r.error,
 });

@@ -24,6 +24,8 @@ export interface RunOutcome {
   stderrTruncated: boolean;
   timedOut: boolean;
   executionTime: number | null;
+  /** Why it did not finish as the script ended it; null when it did. */
+  error: string | null;
   finishedAt: Date;
 }
 

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { ApiKeyEntity, ScriptEntity, ScriptOutputMode, ScriptRunEntity } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { DomainError, notFound } from '../../common/errors/domain-error';
+import { pgText } from '../../common/values';
 import { AgentChannel, AgentCommands } from '../agent-channel/agent-channel';
 import { AgentsErrorCode } from '../agents/agents.errors';
 import { RmmEvents } from '../events/rmm-events';
@@ -26,7 +27,9 @@ export type ServerRunResult =
  * runscript for real: every run is stored, sent to the agent over its channel, and its outcome recorded:
  * `wait` and `collector` answer when the script has finished (the newest collector run of a script is the
  * agent's latest value for it); `forget` answers 202 at once. An agent that goes mid-run ends the wait with
- * 502 and the run `interrupted`; no answer by time-out + 5 s is 504 and the run `timed_out`.
+ * 502 and the run `interrupted`; no answer by time-out + 5 s is 504 and the run `timed_out`; a refusal by the
+ * agent (`ok: false`: an interpreter it lacks) is 422 "agent refused: <reason>" and an answer the protocol does
+ * not allow 502 "agent sent an invalid answer", both with the run `failed` and its `error` saying why.
  */
 @Injectable()
 export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -122,29 +125,43 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
     try {
       answer = await pending;
     } catch (err) {
-      const code = err instanceof DomainError ? err.code : undefined;
-      const status: RunOutcome['status'] = code === AgentsErrorCode.NoAnswer ? 'timed_out' : code === AgentsErrorCode.Disconnected ? 'interrupted' : 'failed';
-      const outcome: RunOutcome = { status, retcode: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, timedOut: status === 'timed_out', executionTime: null, finishedAt: this.clock.now() };
+      const outcome: RunOutcome = { ...failedOutcome(err), finishedAt: this.clock.now() };
       await this.repo.finish(run.id, outcome).catch((e: Error) => this.logger.warn(`run ${run.id} outcome not written: ${e.message}`));
-      this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: null, executionTime: 0, timedOut: status === 'timed_out' });
+      this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: null, executionTime: 0, timedOut: outcome.timedOut });
       return { outcome, error: err };
     }
-    const stdout = String(answer.stdout ?? '');
-    const stderr = String(answer.stderr ?? '');
+    // (the answer is valid against ScriptRunAnswerSchema: LocalAgentChannel.deliver checked it)
+    const stdout = pgText(answer.stdout);
+    const stderr = pgText(answer.stderr);
     const outcome: RunOutcome = {
       status: answer.timedOut ? 'timed_out' : 'finished',
-      retcode: Number.isInteger(answer.retcode) ? answer.retcode : null,
+      retcode: storedRetcode(answer.retcode),
       stdout: stdout.slice(0, RUN_OUTPUT_CAP),
       stderr: stderr.slice(0, RUN_OUTPUT_CAP),
       stdoutTruncated: stdout.length > RUN_OUTPUT_CAP,
       stderrTruncated: stderr.length > RUN_OUTPUT_CAP,
-      timedOut: answer.timedOut === true,
-      executionTime: Number.isFinite(answer.executionTime) ? answer.executionTime : null,
+      timedOut: answer.timedOut,
+      executionTime: answer.executionTime,
+      error: null,
       finishedAt: this.clock.now(),
     };
     await this.repo.finish(run.id, outcome);
-    const executionTime = Number.isFinite(answer.executionTime) ? answer.executionTime : 0;
-    this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: outcome.retcode, executionTime, timedOut: outcome.timedOut });
-    return { answer: { ...answer, executionTime }, outcome };
+    this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: outcome.retcode, executionTime: answer.executionTime, timedOut: outcome.timedOut });
+    // The caller sees what was stored (the same text, the same return code).
+    return { answer: { ...answer, retcode: outcome.retcode, stdout: outcome.stdout, stderr: outcome.stderr }, outcome };
   }
+}
+
+/**
+ * A return code as the `integer` column holds it: a Windows exit code above 2^31 - 1 (a DWORD such as NTSTATUS
+ * 0xC0000005) becomes its signed 32-bit value (-1073741819), as cmd's %ERRORLEVEL% shows it.
+ */
+export const storedRetcode = (retcode: number | null): number | null => (retcode === null ? null : retcode | 0);
+
+/** The outcome of a run whose wait ended without an answer, or with a refusal or an invalid answer. */
+function failedOutcome(err: unknown): Omit<RunOutcome, 'finishedAt'> {
+  const code = err instanceof DomainError ? err.code : undefined;
+  const status: RunOutcome['status'] = code === AgentsErrorCode.NoAnswer ? 'timed_out' : code === AgentsErrorCode.Disconnected ? 'interrupted' : 'failed';
+  const why = err instanceof DomainError ? [err.message, ...err.fields.map((f) => f.message)].join(': ') : 'the server could not carry it';
+  return { status, retcode: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, timedOut: status === 'timed_out', executionTime: null, error: pgText(why) };
 }

@@ -23,6 +23,8 @@ export class TaskRunDto {
   @ApiProperty() stderr_truncated: boolean;
   @ApiProperty({ nullable: true, type: Number, description: 'the script run that carried it (GET /api/v3/agents/{agent_id}/runs/{run_id}/; its live output is the events WebSocket\'s script.output); null when none was sent' })
   script_run: number | null;
+  @ApiProperty({ nullable: true, type: String, example: 'agent refused: interpreter not found: cmd', description: 'why the run did not succeed (the reason its task_failure alert gives); null for a run that succeeded or is running' })
+  error: string | null;
 }
 
 export const toTaskRunDto = (r: TaskRunEntity): TaskRunDto => ({
@@ -38,5 +40,6 @@ export const toTaskRunDto = (r: TaskRunEntity): TaskRunDto => ({
   stderr: r.stderr,
   stdout_truncated: r.stdoutTruncated,
   stderr_truncated: r.stderrTruncated,
+  error: r.error,
   script_run: r.scriptRunId,
 });

@@ -100,16 +100,16 @@ export class TaskRunsRepository {
    * Records the end of a run still `running` (an outcome never overwrites another); false when it had one
    * already. The task's last_retcode follows, unless a later run of it has started since.
    */
-  async finish(runId: number, outcome: TaskRunOutcome): Promise<boolean> {
+  async finish(runId: number, outcome: TaskRunOutcome, error: string | null = null): Promise<boolean> {
     const rows = await this.tx.query<Array<{ taskId: number }>>(
       `WITH changed AS (
-         UPDATE task_runs SET status = $2, retcode = $3, stdout = $4, stderr = $5, stdout_truncated = $6, stderr_truncated = $7, finished_at = $8
+         UPDATE task_runs SET status = $2, retcode = $3, stdout = $4, stderr = $5, stdout_truncated = $6, stderr_truncated = $7, finished_at = $8, error = $9
           WHERE id = $1 AND status = 'running' RETURNING task_id, started_at)
        , task AS (
          UPDATE tasks t SET last_retcode = $3 FROM changed c
           WHERE t.id = c.task_id AND (t.last_run_at IS NULL OR t.last_run_at <= c.started_at) RETURNING t.id)
        SELECT task_id AS "taskId" FROM changed`,
-      [runId, outcome.status, outcome.retcode, outcome.stdout, outcome.stderr, outcome.stdoutTruncated, outcome.stderrTruncated, outcome.finishedAt],
+      [runId, outcome.status, outcome.retcode, outcome.stdout, outcome.stderr, outcome.stdoutTruncated, outcome.stderrTruncated, outcome.finishedAt, error],
     );
     return rows.length > 0;
   }

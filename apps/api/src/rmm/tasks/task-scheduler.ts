@@ -156,7 +156,7 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
         await this.finish(run, { ...base, status: 'interrupted', retcode: null }, 'the agent went away mid-run');
         return;
       case 'failed':
-        await this.finish(run, { ...base, status: 'failed', retcode: null }, 'the agent could not run it');
+        await this.finish(run, { ...base, status: 'failed', retcode: null }, o.error ?? 'the agent could not run it');
         return;
     }
   }
@@ -170,7 +170,7 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
    * and opens the task's task_failure alert (`reason` given: the run failed) or resolves it (succeeded).
    */
   private async finish(run: Pick<ClaimedRun, 'runId' | 'taskId' | 'taskName' | 'agentId'>, outcome: TaskRunOutcome, reason?: string): Promise<void> {
-    if (!(await this.repo.finish(run.runId, outcome))) return;
+    if (!(await this.repo.finish(run.runId, outcome, reason ?? null))) return;
     this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: outcome.status, retcode: outcome.retcode });
     await this.alertOn(run, outcome.status, reason);
     await this.repo.prune(run.taskId).catch((err: Error) => this.logger.warn(`task ${run.taskId} runs not pruned: ${err.message}`));
