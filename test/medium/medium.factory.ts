@@ -69,12 +69,12 @@ export class MediumFactory {
     return this.ctx.get(ScriptsService).create({ name: uniqueName('Script'), shell: 'bash', body: 'echo ok', ...o });
   }
 
-  /** A check through ChecksService (settings validated per type); a ping check on a new agent by default. */
+  /** A check through ChecksService (settings validated per type; as a key with scripts:run); a ping check on a new agent by default. */
   async newCheck(o: { agentId?: number; checkType?: CheckType; settings?: Record<string, unknown>; name?: string; failsB4Alert?: number } = {}): Promise<CheckEntity> {
     const agentId = o.agentId ?? (await this.newAgent()).id;
     const checkType = o.checkType ?? 'ping';
     const settings = o.settings ?? (checkType === 'ping' ? { target: '8.8.8.8' } : checkType === 'script' ? { script: (await this.newScript()).id } : {});
-    return this.ctx.get(ChecksService).create({ agent: String(agentId), check_type: checkType, settings, name: o.name, fails_b4_alert: o.failsB4Alert });
+    return this.ctx.get(ChecksService).create({ agent: String(agentId), check_type: checkType, settings, name: o.name, fails_b4_alert: o.failsB4Alert }, true);
   }
 
   /** A task through TasksService (next_run_at from the clock); on a new agent and a new script by default. */

@@ -46,10 +46,10 @@ describe('ChecksService on PostgreSQL', () => {
   it('keeps a script check\'s script as a real reference (script_id), refusing one that does not exist', async () => {
     const agent = await f.newAgent();
     const script = await f.newScript();
-    await expect(checks.create({ agent: String(agent.id), check_type: 'script', settings: { script: 424242 } })).rejects.toMatchObject({
+    await expect(checks.create({ agent: String(agent.id), check_type: 'script', settings: { script: 424242 } }, true)).rejects.toMatchObject({
       fields: [{ field: 'settings.script', message: 'no script 424242' }],
     });
-    const c = await checks.create({ agent: String(agent.id), check_type: 'script', settings: { script: script.id, args: ['--quick'], timeout: 30 } });
+    const c = await checks.create({ agent: String(agent.id), check_type: 'script', settings: { script: script.id, args: ['--quick'], timeout: 30 } }, true);
     const row = await ctx.repo(CheckEntity).findOneByOrFail({ id: c.id });
     expect(row).toMatchObject({ scriptId: script.id, settings: { args: ['--quick'], timeout: 30 }, name: `Script ${script.id}` });
     expect(row.settings).not.toHaveProperty('script');

@@ -89,6 +89,8 @@ type Operation = {
   responses: Record<string, Response>;
   security?: Array<Record<string, string[]>>;
   'x-required-scope'?: string;
+  'x-also-requires-scope'?: string;
+  'x-also-requires-scope-when'?: string;
 };
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
@@ -164,7 +166,11 @@ function addSecurityAndDescriptions(document: OpenAPIObject): OpenAPIObject {
     } else if (path.startsWith('/api/v3')) {
       op.security ??= [{ [API_KEY_SECURITY]: [] }];
       const scope = op['x-required-scope'];
-      how = `Needs an X-API-KEY (Authorize: api-key) with the scope ${scope ?? 'admin'}${scope === 'admin' ? '' : ' or admin'}. Errors: {detail}.`;
+      const also = op['x-also-requires-scope'];
+      const when = op['x-also-requires-scope-when'];
+      how = also
+        ? `Needs an X-API-KEY (Authorize: api-key) with the scope ${scope ?? 'admin'} and ${also}${when ? ` (${when})` : ''}, or admin. Errors: {detail}.`
+        : `Needs an X-API-KEY (Authorize: api-key) with the scope ${scope ?? 'admin'}${scope === 'admin' ? '' : ' or admin'}. Errors: {detail}.`;
     } else if (path.startsWith('/functions/v1')) {
       op.security = [{ [USER_JWT_SECURITY]: [] }];
       how = "Needs the user's access token (Authorize: user-jwt). Errors: {error}.";

@@ -22,6 +22,13 @@ export const MAX_KEY_NAME_LENGTH = 200;
 
 export const hasScope = (key: ApiKeyEntity, scope: ApiKeyScope): boolean => key.scopes.includes('admin') || key.scopes.includes(scope);
 
+/** 403 {detail: 'permission denied'} unless the key has `scope` (admin has every scope). */
+export function requireScope(key: ApiKeyEntity, scope: ApiKeyScope): void {
+  if (!hasScope(key, scope)) throw permissionDenied();
+}
+
+export const permissionDenied = (): DomainError => new DomainError(CommonErrorCode.Forbidden, 'permission denied');
+
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -79,7 +86,7 @@ export class ApiKeysService {
   async authenticate(secret: string | undefined, scope: ApiKeyScope): Promise<ApiKeyEntity> {
     const key = secret ? await this.verify(secret) : null;
     if (!key) throw new DomainError(CommonErrorCode.Unauthorized, 'Invalid token');
-    if (!hasScope(key, scope)) throw new DomainError(CommonErrorCode.Forbidden, 'permission denied');
+    requireScope(key, scope);
     return key;
   }
 

@@ -1,14 +1,19 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { hasScope } from '../api-keys/api-keys.service';
+import { KeyedRequest } from '../common/api-key.guard';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
-import { RequireScope, RmmController } from '../common/scopes';
+import { AlsoRequireScope, RequireScope, RmmController } from '../common/scopes';
 import { CheckDto, CheckFilterDto, CheckResultDto, CreateCheckDto, toCheckDto, toCheckResultDto, UpdateCheckDto } from './checks.dto';
 import { HISTORY_KEEP } from './checks.repository';
 import { ChecksService } from './checks.service';
+
+/** When a check request also needs scripts:run: a script check runs code on the agent. */
+const SCRIPT_CHECK = 'for a check of type script';
 
 @RmmController('checks', 'checks')
 @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such check' })
@@ -47,27 +52,32 @@ export class ChecksController {
 
   @Post()
   @RequireScope('checks:write')
-  @ApiOperation({ summary: 'Create a check on an agent, with the settings of its type. Scope: checks:write' })
+  @AlsoRequireScope('scripts:run', SCRIPT_CHECK)
+  @ApiOperation({ summary: `Create a check on an agent, with the settings of its type. Scope: checks:write, and scripts:run ${SCRIPT_CHECK}` })
   @ApiCreatedResponse({ type: CheckDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (e.g. settings.threshold_percent), unknown agent or script' })
-  async create(@Body() body: CreateCheckDto): Promise<CheckDto> {
-    return toCheckDto(await this.checks.create(body));
+  async create(@Body() body: CreateCheckDto, @Req() req: KeyedRequest): Promise<CheckDto> {
+    return toCheckDto(await this.checks.create(body, hasScope(req.apiKey!, 'scripts:run')));
   }
 
   @Put(':id')
   @RequireScope('checks:write')
-  @ApiOperation({ summary: "Change a check's name, settings, failure threshold, run_interval or severity; the agent runs it again at once. Scope: checks:write" })
+  @AlsoRequireScope('scripts:run', SCRIPT_CHECK)
+  @ApiOperation({
+    summary: `Change a check's name, settings, failure threshold, run_interval or severity; the agent runs it again at once. Scope: checks:write, and scripts:run ${SCRIPT_CHECK}`,
+  })
   @ApiOkResponse({ type: CheckDto })
-  async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto): Promise<CheckDto> {
-    return toCheckDto(await this.checks.update(id, body));
+  async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto, @Req() req: KeyedRequest): Promise<CheckDto> {
+    return toCheckDto(await this.checks.update(id, body, hasScope(req.apiKey!, 'scripts:run')));
   }
 
   @Patch(':id')
   @RequireScope('checks:write')
-  @ApiOperation({ summary: 'Change a check (same as PUT). Scope: checks:write' })
+  @AlsoRequireScope('scripts:run', SCRIPT_CHECK)
+  @ApiOperation({ summary: `Change a check (same as PUT). Scope: checks:write, and scripts:run ${SCRIPT_CHECK}` })
   @ApiOkResponse({ type: CheckDto })
-  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto): Promise<CheckDto> {
-    return toCheckDto(await this.checks.update(id, body));
+  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto, @Req() req: KeyedRequest): Promise<CheckDto> {
+    return toCheckDto(await this.checks.update(id, body, hasScope(req.apiKey!, 'scripts:run')));
   }
 
   @Delete(':id')

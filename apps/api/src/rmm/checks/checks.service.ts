@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CheckEntity, CheckResultEntity, CheckType } from '@app/entities';
 import { invalid, notFound } from '../../common/errors/domain-error';
 import { AlertsService } from '../alerts/alerts.service';
+import { permissionDenied } from '../api-keys/api-keys.service';
 import { Page } from '../common/pagination.dto';
 import { defaultCheckName, settingsErrors } from './check-settings';
 import { CheckSync } from './check-sync';
@@ -32,8 +33,12 @@ export class ChecksService {
     return this.repo.history(id, page);
   }
 
-  /** Creates the check and sends the agent its new list (it runs the new check at once). */
-  async create(body: CreateCheckDto): Promise<CheckEntity> {
+  /**
+   * Creates the check and sends the agent its new list (it runs the new check at once). A script check runs
+   * code on the agent: it needs `mayRunScripts` (the key's scripts:run), else 403 before anything is read or written.
+   */
+  async create(body: CreateCheckDto, mayRunScripts = false): Promise<CheckEntity> {
+    if (body.check_type === 'script' && !mayRunScripts) throw permissionDenied();
     const agentId = Number(body.agent);
     const settings = await this.validSettings(body.check_type, body.settings);
     if (!(await this.repo.agentExists(agentId))) throw invalid('validation error', [{ field: 'agent', message: `no agent ${body.agent}` }]);
@@ -52,10 +57,12 @@ export class ChecksService {
 
   /**
    * Changes the check; its status, fail_count and open alert stay as they are until the agent's next result
-   * (the agent runs a changed check at once).
+   * (the agent runs a changed check at once). Any change of a script check needs `mayRunScripts` (the key's
+   * scripts:run; the agent runs it again at once), else 403 before anything is written or sent.
    */
-  async update(id: number, body: UpdateCheckDto): Promise<CheckEntity> {
+  async update(id: number, body: UpdateCheckDto, mayRunScripts = false): Promise<CheckEntity> {
     const check = await this.get(id);
+    if (check.checkType === 'script' && !mayRunScripts) throw permissionDenied();
     const fields: Partial<CheckFields> = {};
     if (body.name !== undefined) fields.name = body.name.trim();
     if (body.fails_b4_alert !== undefined) fields.failsB4Alert = body.fails_b4_alert;

@@ -8,6 +8,13 @@ import { RmmThrottlerGuard } from './rmm-throttler.guard';
 
 export const SCOPE_KEY = 'rmm:scope';
 export const DEPLOYMENT_CREATION_KEY = 'rmm:deployment-creation';
+export const ALSO_SCOPE_KEY = 'rmm:also-scope';
+
+/** A second scope a route needs besides its own: always, or only `when` (a case only the service can tell). */
+export interface AlsoRequiredScope {
+  scope: ApiKeyScope;
+  when?: string;
+}
 
 /**
  * A controller of the management backend under /api/v3/{path}: X-API-KEY checked first (401/403), then
@@ -28,6 +35,21 @@ export function RmmController(path: string, tag: string): ClassDecorator {
 /** The scope a route needs (`admin` keys have every scope); shown in the OpenAPI document as x-required-scope. */
 export function RequireScope(scope: ApiKeyScope): MethodDecorator {
   return applyDecorators(SetMetadata(SCOPE_KEY, scope), ApiExtension('x-required-scope', scope));
+}
+
+/**
+ * A scope the route needs besides RequireScope's (`scripts:run` where a request makes code run on an agent),
+ * shown in the OpenAPI document as x-also-requires-scope (and x-also-requires-scope-when). Without `when`,
+ * ApiKeyGuard refuses a key without it (403) as it does for the route's own scope. With `when`, only that case
+ * needs it, and the route's service refuses it (requireScope / hasScope) once it knows, before it writes anything.
+ */
+export function AlsoRequireScope(scope: ApiKeyScope, when?: string): MethodDecorator {
+  const also: AlsoRequiredScope = when ? { scope, when } : { scope };
+  return applyDecorators(
+    SetMetadata(ALSO_SCOPE_KEY, also),
+    ApiExtension('x-also-requires-scope', scope),
+    ...(when ? [ApiExtension('x-also-requires-scope-when', when)] : []),
+  );
 }
 
 /** Marks the route that the second limit (deployment creations per minute per key) also counts. */

@@ -1,13 +1,18 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { hasScope } from '../api-keys/api-keys.service';
+import { KeyedRequest } from '../common/api-key.guard';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
-import { RequireScope, RmmController } from '../common/scopes';
+import { AlsoRequireScope, RequireScope, RmmController } from '../common/scopes';
 import { CreateScriptDto, ScriptDetailDto, ScriptDto, toScriptDetailDto, toScriptDto, UpdateScriptDto } from './scripts.dto';
 import { ScriptsService } from './scripts.service';
+
+/** When a script change also needs scripts:run: what agents run changes. */
+const CODE_OF_USED_SCRIPT = 'when it gives body, shell or args and a check or task uses the script';
 
 @RmmController('scripts', 'scripts')
 @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such script' })
@@ -43,18 +48,20 @@ export class ScriptsController {
 
   @Put(':id')
   @RequireScope('scripts:write')
-  @ApiOperation({ summary: 'Change a script (the fields given). Scope: scripts:write' })
+  @AlsoRequireScope('scripts:run', CODE_OF_USED_SCRIPT)
+  @ApiOperation({ summary: `Change a script (the fields given). Scope: scripts:write, and scripts:run ${CODE_OF_USED_SCRIPT}` })
   @ApiOkResponse({ type: ScriptDetailDto })
-  async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateScriptDto): Promise<ScriptDetailDto> {
-    return toScriptDetailDto(await this.scripts.update(id, body));
+  async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateScriptDto, @Req() req: KeyedRequest): Promise<ScriptDetailDto> {
+    return toScriptDetailDto(await this.scripts.update(id, body, hasScope(req.apiKey!, 'scripts:run')));
   }
 
   @Patch(':id')
   @RequireScope('scripts:write')
-  @ApiOperation({ summary: 'Change a script (same as PUT). Scope: scripts:write' })
+  @AlsoRequireScope('scripts:run', CODE_OF_USED_SCRIPT)
+  @ApiOperation({ summary: `Change a script (same as PUT). Scope: scripts:write, and scripts:run ${CODE_OF_USED_SCRIPT}` })
   @ApiOkResponse({ type: ScriptDetailDto })
-  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateScriptDto): Promise<ScriptDetailDto> {
-    return toScriptDetailDto(await this.scripts.update(id, body));
+  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateScriptDto, @Req() req: KeyedRequest): Promise<ScriptDetailDto> {
+    return toScriptDetailDto(await this.scripts.update(id, body, hasScope(req.apiKey!, 'scripts:run')));
   }
 
   @Delete(':id')

@@ -39,6 +39,16 @@ export class ScriptsRepository {
     await this.scripts.delete({ id });
   }
 
+  /**
+   * Locks the script's row until the transaction ends (false: no such script). FOR UPDATE conflicts with the
+   * KEY SHARE lock that inserting or repointing a check or task that references it takes, so usage() read
+   * after it stays true until the commit.
+   */
+  async lockForUpdate(id: number): Promise<boolean> {
+    const rows: unknown[] = await this.tx.query(`SELECT id FROM scripts WHERE id = $1 FOR UPDATE`, [id]);
+    return rows.length > 0;
+  }
+
   /** Tasks and checks that run this script (they keep it from being deleted). */
   async usage(id: number): Promise<{ tasks: number; checks: number }> {
     const [row] = await this.scripts.query(

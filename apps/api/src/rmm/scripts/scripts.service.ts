@@ -1,18 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { ScriptEntity } from '@app/entities';
 import { DomainError, notFound } from '../../common/errors/domain-error';
+import { TransactionHost } from '../../database/transaction-host';
+import { permissionDenied } from '../api-keys/api-keys.service';
 import { ScriptsErrorCode } from './scripts.errors';
 import { isStillReferenced, isUniqueViolation } from '../../database/pg-errors';
 import { Page } from '../common/pagination.dto';
 import { CreateScriptDto, UpdateScriptDto } from './scripts.dto';
 import { ScriptFields, ScriptsRepository } from './scripts.repository';
 
+/** What a script makes an agent run: changing one of these of a script in use needs scripts:run. */
+export const SCRIPT_CODE_FIELDS = ['body', 'shell', 'args'] as const;
+
 @Injectable()
 export class ScriptsService {
   /** Told the id of each script that changed (the checks module re-sends the script checks that run it). */
   private readonly changeListeners = new Set<(scriptId: number) => void>();
 
-  constructor(private readonly repo: ScriptsRepository) {}
+  constructor(
+    private readonly repo: ScriptsRepository,
+    private readonly tx: TransactionHost,
+  ) {}
 
   /** Calls `listener` after each change of a script; returns the function that stops it. */
   onChanged(listener: (scriptId: number) => void): () => void {
@@ -46,7 +54,13 @@ export class ScriptsService {
     return this.unique(fields.name, () => this.repo.insert(fields));
   }
 
-  async update(id: number, body: UpdateScriptDto): Promise<ScriptEntity> {
+  /**
+   * Changes the fields given. Giving body, shell or args (even unchanged) for a script that a check or task
+   * uses makes code run on agents: that needs `mayRunScripts` (the key's scripts:run), else 403 and nothing
+   * written. The script's row is locked while it is checked and written, so no check or task can start using it
+   * in between.
+   */
+  async update(id: number, body: UpdateScriptDto, mayRunScripts = false): Promise<ScriptEntity> {
     await this.get(id);
     const fields: Partial<ScriptFields> = {};
     if (body.name !== undefined) fields.name = body.name.trim();
@@ -55,7 +69,17 @@ export class ScriptsService {
     if (body.body !== undefined) fields.body = body.body;
     if (body.args !== undefined) fields.defaultArgs = body.args;
     if (body.default_timeout !== undefined) fields.defaultTimeout = body.default_timeout;
-    await this.unique(fields.name ?? '', () => this.repo.update(id, fields));
+    const guarded = !mayRunScripts && SCRIPT_CODE_FIELDS.some((f) => body[f] !== undefined);
+    const write = guarded
+      ? () =>
+          this.tx.run(async () => {
+            if (!(await this.repo.lockForUpdate(id))) throw notFound();
+            const used = await this.repo.usage(id);
+            if (used.tasks + used.checks > 0) throw permissionDenied();
+            await this.repo.update(id, fields);
+          })
+      : () => this.repo.update(id, fields);
+    await this.unique(fields.name ?? '', write);
     for (const listener of this.changeListeners) listener(id);
     return this.get(id);
   }

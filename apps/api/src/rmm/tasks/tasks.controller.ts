@@ -5,7 +5,7 @@ import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
-import { RequireScope, RmmController } from '../common/scopes';
+import { AlsoRequireScope, RequireScope, RmmController } from '../common/scopes';
 import { TaskRunDto, toTaskRunDto } from './task-runs.dto';
 import { CreateTaskDto, TaskDto, TaskFilterDto, toTaskDto, UpdateTaskDto } from './tasks.dto';
 import { TasksService } from './tasks.service';
@@ -57,7 +57,8 @@ export class TasksController {
 
   @Post()
   @RequireScope('tasks:write')
-  @ApiOperation({ summary: 'Schedule a script on an agent: cron in UTC, 5 fields, or 6 with seconds first (*/2 * * * * *: every 2 s). Each due time runs once (GET /api/v3/tasks/{id}/runs/); a failing run opens a task_failure alert, the next successful one resolves it. Scope: tasks:write' })
+  @AlsoRequireScope('scripts:run')
+  @ApiOperation({ summary: 'Schedule a script on an agent: cron in UTC, 5 fields, or 6 with seconds first (*/2 * * * * *: every 2 s). Each due time runs once (GET /api/v3/tasks/{id}/runs/); a failing run opens a task_failure alert, the next successful one resolves it. Scope: tasks:write and scripts:run (a task runs code on the agent)' })
   @ApiCreatedResponse({ type: TaskDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error: schedule, agent, script' })
   async create(@Body() body: CreateTaskDto): Promise<TaskDto> {
@@ -66,7 +67,8 @@ export class TasksController {
 
   @Put(':id')
   @RequireScope('tasks:write')
-  @ApiOperation({ summary: 'Change a task (the fields given). Scope: tasks:write' })
+  @AlsoRequireScope('scripts:run')
+  @ApiOperation({ summary: 'Change a task (the fields given). Scope: tasks:write and scripts:run (a task runs code on the agent)' })
   @ApiOkResponse({ type: TaskDto })
   async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateTaskDto): Promise<TaskDto> {
     return toTaskDto(await this.tasks.update(id, body));
@@ -74,7 +76,8 @@ export class TasksController {
 
   @Patch(':id')
   @RequireScope('tasks:write')
-  @ApiOperation({ summary: 'Change a task (same as PUT). Scope: tasks:write' })
+  @AlsoRequireScope('scripts:run')
+  @ApiOperation({ summary: 'Change a task (same as PUT). Scope: tasks:write and scripts:run' })
   @ApiOkResponse({ type: TaskDto })
   async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateTaskDto): Promise<TaskDto> {
     return toTaskDto(await this.tasks.update(id, body));
