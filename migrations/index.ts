@@ -5,7 +5,17 @@ import { BoundedInputs1763900000000 } from './1763900000000-bounded-inputs';
 import { AuditLog1763900100000 } from './1763900100000-audit-log';
 import { ScriptRuns1763900200000 } from './1763900200000-script-runs';
 import { Monitoring1763900300000 } from './1763900300000-monitoring';
+import { EnrollmentProof1763900418300 } from './1763900418300-enrollment-proof';
 import { RunErrors1764000500000 } from './1764000500000-run-errors';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
-export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [InitialSchema1763800000000, DataPlatform1763810000000, BoundedInputs1763900000000, AuditLog1763900100000, ScriptRuns1763900200000, Monitoring1763900300000, RunErrors1764000500000];
+export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
+  InitialSchema1763800000000,
+  DataPlatform1763810000000,
+  BoundedInputs1763900000000,
+  AuditLog1763900100000,
+  ScriptRuns1763900200000,
+  Monitoring1763900300000,
+  EnrollmentProof1763900418300,
+  RunErrors1764000500000,
+];

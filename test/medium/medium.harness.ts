@@ -3,6 +3,7 @@ import { Test, TestingModule } from '@nestjs/testing';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { Clock, FixedClock } from '../../apps/api/src/common/clock';
+import { RateLimitModule } from '../../apps/api/src/common/rate-limit/rate-limiter';
 import { RedisModule } from '../../apps/api/src/common/redis/redis.module';
 import { loadConfig } from '../../apps/api/src/config/app-config';
 import { RuntimeConfig } from '../../apps/api/src/config/runtime-config';
@@ -75,6 +76,7 @@ export async function createMediumContext(options: { clock?: FixedClock; config?
         TransactionModule,
         MediumGlobalsModule.with(clock, config),
         RedisModule,
+        RateLimitModule,
         AgentChannelModule,
         ApiKeysModule,
         RmmModule,

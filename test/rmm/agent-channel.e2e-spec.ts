@@ -86,9 +86,9 @@ describe('agent channel', () => {
     await t?.close();
   });
 
-  const enroll = async (hostname: string): Promise<{ agentId: string; secret: string }> => {
+  const enroll = async (hostname: string, proof: Record<string, string> = {}): Promise<{ agentId: string; secret: string }> => {
     const d = await t.http.post('/api/v3/agents/deployments/').set(admin).send({ client: tenant.clientId, site: tenant.siteId });
-    const r = await t.http.post('/agent/v1/register').set('Authorization', `Bearer ${d.body.uuid}`).send({ hostname, plat: 'linux', version: '0.1.0' });
+    const r = await t.http.post('/agent/v1/register').set('Authorization', `Bearer ${d.body.uuid}`).send({ hostname, plat: 'linux', version: '0.1.0', ...proof });
     expect(r.status).toBe(200);
     return { agentId: r.body.agent_id, secret: r.body.agent_secret };
   };
@@ -177,7 +177,7 @@ describe('agent channel', () => {
     const first = await enroll('chan-ws-06');
     const old = await connect(first.agentId, first.secret);
     await old.next('hello');
-    const again = await enroll('chan-ws-06');
+    const again = await enroll('chan-ws-06', { agent_id: first.agentId, agent_secret: first.secret });
     expect(again.agentId).toBe(first.agentId);
     expect(await old.whenClosed()).toEqual({ code: 4001, reason: 'agent re-enrolled: this secret no longer works' });
     await expect(FakeAgent.connect(t.url, { 'X-Agent-Id': first.agentId, Authorization: `Bearer ${first.secret}` })).rejects.toMatchObject({ status: 401 });

@@ -88,7 +88,9 @@ describe('agent registration', () => {
     try {
       const first = await register((await deployment()).uuid, facts('reg-ws-02'));
       const [before] = await sql<{ secret_hash: string }>(t.db.url, `SELECT secret_hash FROM agents WHERE id = $1`, [Number(first.body.agent_id)]);
-      const again = await register((await deployment(other.body.id)).uuid, facts('reg-ws-02', { version: '0.2.0', logged_in_username: 'bob' }));
+      // the same device: it proves it with the previous installation's agent id and secret
+      const proof = { agent_id: first.body.agent_id, agent_secret: first.body.agent_secret };
+      const again = await register((await deployment(other.body.id)).uuid, facts('reg-ws-02', { version: '0.2.0', logged_in_username: 'bob', ...proof }));
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ agent_id: first.body.agent_id, site: other.body.id, reenrolled: true });
       expect(again.body.agent_secret).not.toBe(first.body.agent_secret);
@@ -108,7 +110,9 @@ describe('agent registration', () => {
 
   it('yields one agent when one hostname registers many times at the same moment, every answer with the same agent_id', async () => {
     const d = await deployment();
-    const answers = await Promise.all(Array.from({ length: 12 }, () => register(d.uuid, facts('reg-ws-race'))));
+    // one device (one hardware id) registering many times at once: the first makes the agent, the others prove they are it
+    const hardware_id = 'a'.repeat(64);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => register(d.uuid, facts('reg-ws-race', { hardware_id }))));
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
     expect(new Set(answers.map((a) => a.body.agent_id)).size).toBe(1);
     expect(await sql(t.db.url, `SELECT id FROM agents WHERE hostname = 'reg-ws-race'`)).toHaveLength(1);

@@ -103,6 +103,8 @@ describe('/api/v3 clients, sites and deployments', () => {
         download_url: `https://rmm.example.test/deploy/${res.body.uuid}`,
         arch: 'amd64',
         created_at: expect.any(String),
+        max_registrations: null,
+        registrations: 0,
       });
     });
 

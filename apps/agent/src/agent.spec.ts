@@ -1,5 +1,8 @@
 import { backoffMs, channelUrl, reconnectDelayMs, RESTART_ATTEMPTS, resultMessage } from './channel';
-import { changedFacts, parseDf } from './facts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { changedFacts, hardwareId, parseDf, parseIoregUuid, parseRegMachineGuid, rawMachineId } from './facts';
 import { Chunk, interpreterFor, OutputCoalescer, runScript } from './run-script';
 
 describe('reference agent, pure parts', () => {
@@ -131,6 +134,38 @@ describe('reference agent, pure parts', () => {
     expect(changedFacts(facts, { ...facts, logged_in_username: 'bob', disks: [{ device: '/', free: '0.5 GB', total: '2 GB', percent: 75 }] })).toEqual({
       logged_in_username: 'bob',
       disks: [{ device: '/', free: '0.5 GB', total: '2 GB', percent: 75 }],
+    });
+  });
+
+  describe('hardware id', () => {
+    it('reads IOPlatformUUID from ioreg and MachineGuid from reg query', () => {
+      const ioreg = '+-o J314sAP  <class IOPlatformExpertDevice, id 0x100000209, registered>\n    {\n      "IOPlatformSerialNumber" = "C02XXXXX"\n      "IOPlatformUUID" = "6F9B8A4E-1C2D-4E5F-8A9B-0C1D2E3F4A5B"\n    }\n';
+      expect(parseIoregUuid(ioreg)).toBe('6F9B8A4E-1C2D-4E5F-8A9B-0C1D2E3F4A5B');
+      expect(parseIoregUuid('')).toBeUndefined();
+      const reg = '\r\nHKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Cryptography\r\n    MachineGuid    REG_SZ    0b6c1f0e-8d2a-4c3b-9e4f-5a6b7c8d9e0f\r\n\r\n';
+      expect(parseRegMachineGuid(reg)).toBe('0b6c1f0e-8d2a-4c3b-9e4f-5a6b7c8d9e0f');
+      expect(parseRegMachineGuid('ERROR: The system was unable to find the specified registry key or value.')).toBeUndefined();
+    });
+
+    it('reads the first machine-id file that holds an id, skipping a missing, empty or uninitialized one', () => {
+      if (process.platform === 'darwin' || process.platform === 'win32') return; // (Linux's files only)
+      const dir = mkdtempSync(join(tmpdir(), 'rmm-machine-id-'));
+      try {
+        writeFileSync(join(dir, 'empty'), '\n');
+        writeFileSync(join(dir, 'image'), 'uninitialized\n');
+        writeFileSync(join(dir, 'dbus'), '4c2a9f0e8b7d4e1f9a3b5c6d7e8f9012\n');
+        expect(rawMachineId([join(dir, 'missing'), join(dir, 'empty'), join(dir, 'image'), join(dir, 'dbus')])).toBe('4c2a9f0e8b7d4e1f9a3b5c6d7e8f9012');
+        expect(rawMachineId([join(dir, 'missing')])).toBeUndefined();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('sends the hex SHA-256 of the raw id, never the id; nothing when there is none', () => {
+      expect(hardwareId('4c2a9f0e8b7d4e1f9a3b5c6d7e8f9012')).toMatch(/^[0-9a-f]{64}$/);
+      expect(hardwareId('4c2a9f0e8b7d4e1f9a3b5c6d7e8f9012')).not.toContain('4c2a9f0e8b7d4e1f9a3b5c6d7e8f9012');
+      expect(hardwareId('test')).toBe('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08');
+      expect(hardwareId(undefined)).toBeUndefined();
     });
   });
 });

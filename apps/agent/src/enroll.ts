@@ -208,8 +208,9 @@ async function download(o: Options, downloadUrl: string, dir: string): Promise<s
 
 const INSTALLER_EXITS: Record<number, string> = {
   2: 'unknown deployment',
-  3: 'deployment revoked or expired: enroll again for a new one',
+  3: 'deployment revoked, expired or used up: enroll again for a new one',
   4: 'requirements missing on this machine',
+  5: 'this hostname is already enrolled by another device: an operator deletes the old agent to free the name',
   64: 'the installer did not accept its options',
 };
 

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { AGENT_VERSION, Disk, Facts, HeartbeatFacts, Platform } from './protocol';
 
@@ -98,4 +100,51 @@ export function changedFacts(previous: HeartbeatFacts | undefined, current: Hear
     if (JSON.stringify(value) !== JSON.stringify((previous as Record<string, unknown>)[key])) changed[key] = value;
   }
   return Object.keys(changed).length > 0 ? (changed as Partial<HeartbeatFacts>) : undefined;
+}
+
+/** Where Linux keeps its machine id (systemd's, then D-Bus's for systems without systemd). */
+export const LINUX_MACHINE_ID_FILES = ['/etc/machine-id', '/var/lib/dbus/machine-id'];
+
+/** `"IOPlatformUUID" = "…"` from `ioreg -rd1 -c IOPlatformExpertDevice`. */
+export function parseIoregUuid(out: string): string | undefined {
+  return /"IOPlatformUUID"\s*=\s*"([^"]+)"/.exec(out)?.[1]?.trim() || undefined;
+}
+
+/** `MachineGuid    REG_SZ    …` from `reg query HKLM\SOFTWARE\Microsoft\Cryptography /v MachineGuid`. */
+export function parseRegMachineGuid(out: string): string | undefined {
+  return /MachineGuid\s+REG_SZ\s+(\S+)/i.exec(out)?.[1]?.trim() || undefined;
+}
+
+/** The platform's raw machine id: Linux /etc/machine-id, macOS IOPlatformUUID, Windows MachineGuid; undefined when none can be read. */
+export function rawMachineId(files: string[] = LINUX_MACHINE_ID_FILES): string | undefined {
+  const run = (cmd: string, args: string[]): string => {
+    try {
+      return execFileSync(cmd, args, { encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+    } catch {
+      return '';
+    }
+  };
+  if (process.platform === 'darwin') return parseIoregUuid(run('ioreg', ['-rd1', '-c', 'IOPlatformExpertDevice']));
+  if (process.platform === 'win32') {
+    // /reg:64: the 64-bit view, where MachineGuid lives, even from a 32-bit Node
+    return parseRegMachineGuid(run('reg', ['query', 'HKLM\\SOFTWARE\\Microsoft\\Cryptography', '/v', 'MachineGuid', '/reg:64']));
+  }
+  for (const file of files) {
+    try {
+      const id = readFileSync(file, 'utf8').trim();
+      // systemd writes "uninitialized" into an image's file until the first boot gives it an id
+      if (id && id !== 'uninitialized') return id;
+    } catch {
+      /* not there, or not readable: the next one */
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What registration sends as `hardware_id`: the hex SHA-256 of the raw machine id, never the id itself
+ * (docs/agent-protocol.md §1); undefined when the platform gives none.
+ */
+export function hardwareId(raw: string | undefined): string | undefined {
+  return raw ? createHash('sha256').update(raw, 'utf8').digest('hex') : undefined;
 }

@@ -3,9 +3,9 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { AgentChannel, channelUrl, EXIT_STOPPED, openSocket } from './channel';
-import { collectFacts } from './facts';
+import { collectFacts, hardwareId, rawMachineId } from './facts';
 import { AGENT_VERSION, Registered } from './protocol';
-import { DEFAULT_PREFIX, readState, writeState } from './state';
+import { AgentState, DEFAULT_PREFIX, readState, writeState } from './state';
 
 const USAGE = `rmm-agent ${AGENT_VERSION}
 usage:
@@ -18,6 +18,7 @@ usage:
 const EXIT_FAILED = 1;
 const EXIT_UNKNOWN_DEPLOYMENT = 2;
 const EXIT_DEPLOYMENT_GONE = 3;
+const EXIT_HOSTNAME_ENROLLED = 5;
 const EXIT_USAGE = 64;
 
 class Failure extends Error {
@@ -58,17 +59,35 @@ async function register(options: Record<string, string>): Promise<number> {
   }
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const facts = collectFacts();
+  // The proof that this is the device already enrolled under this hostname (docs/agent-protocol.md §1): its
+  // hardware id, and the secret of the previous installation in this prefix, sent only to the server it was
+  // issued by (never another server's secret).
+  const previous = previousState(prefix);
+  const proven = previous && previous.server === base && /^\d{1,10}$/.test(previous.agent_id) && previous.agent_secret !== '';
+  const request = {
+    ...facts,
+    ...optional('hardware_id', hardwareId(rawMachineId())),
+    ...(proven ? { agent_id: previous.agent_id, agent_secret: previous.agent_secret } : {}),
+  };
   let res: Response;
-  try {
-    res = await fetch(`${base}/agent/v1/register`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(facts),
-      signal: AbortSignal.timeout(30_000),
-    });
-  } catch (err) {
-    const cause = (err as { cause?: { message?: string } }).cause?.message;
-    throw new Failure(`cannot reach ${base}: ${cause ?? (err as Error).message}`, EXIT_FAILED);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      res = await fetch(`${base}/agent/v1/register`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(request),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { message?: string } }).cause?.message;
+      throw new Failure(`cannot reach ${base}: ${cause ?? (err as Error).message}`, EXIT_FAILED);
+    }
+    // 429: the deployment's registrations per minute are spent (many devices installing at once); wait as told.
+    if (res.status !== 429 || attempt > REGISTER_RETRIES) break;
+    const seconds = Math.min(Math.max(Number(res.headers.get('retry-after')) || 1, 1), 60);
+    await res.text().catch(() => undefined);
+    log(`registration rate limited: retrying in about ${seconds} s (${attempt}/${REGISTER_RETRIES})`);
+    await new Promise((r) => setTimeout(r, seconds * 1000 + Math.floor(Math.random() * 1000)));
   }
   const text = await res.text();
   let body: Record<string, unknown> = {};
@@ -80,6 +99,13 @@ async function register(options: Record<string, string>): Promise<number> {
   const detail = typeof body.detail === 'string' ? body.detail : text.slice(0, 200);
   if (res.status === 404) throw new Failure(`registration refused: ${detail}\ncheck the enrollment token (--token)`, EXIT_UNKNOWN_DEPLOYMENT);
   if (res.status === 410) throw new Failure(`registration refused: ${detail}`, EXIT_DEPLOYMENT_GONE);
+  if (res.status === 409) {
+    throw new Failure(
+      `registration refused: ${detail}\nthis hostname is enrolled in this client and this device could not prove it is that agent ` +
+        '(no state file of it in this prefix, a different machine id): an operator deletes the old agent to free the name, or set RMM_AGENT_HOSTNAME',
+      EXIT_HOSTNAME_ENROLLED,
+    );
+  }
   if (res.status !== 200) {
     const errors = Array.isArray(body.errors) ? `\n${JSON.stringify(body.errors)}` : '';
     throw new Failure(`registration failed: HTTP ${res.status}: ${detail}${errors}`, EXIT_FAILED);
@@ -89,6 +115,20 @@ async function register(options: Record<string, string>): Promise<number> {
   log(`registered ${facts.hostname} as agent ${reg.agent_id}${reg.reenrolled ? ' (re-enrolled: same agent id, new secret)' : ''}; state in ${file}`);
   process.stdout.write(`${reg.agent_id}\n`);
   return 0;
+}
+
+/** Attempts after a 429 (each waits the server's Retry-After, at most 60 s, plus up to 1 s of jitter). */
+const REGISTER_RETRIES = 4;
+
+const optional = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+
+/** The state file a previous installation left in this prefix, if any (a missing or damaged one is no proof: none). */
+function previousState(prefix: string): AgentState | undefined {
+  try {
+    return readState(prefix);
+  } catch {
+    return undefined;
+  }
 }
 
 function pidAlive(pid: number): boolean {

@@ -113,6 +113,13 @@ export class AgentEntity {
   @Column({ name: 'secret_hash', type: 'text', nullable: true })
   secretHash: string | null;
 
+  /**
+   * SHA-256 (hex) of the hardware id the agent sent at registration (itself the hex SHA-256 of the platform's
+   * machine id): with the secret, what proves a re-enrollment is the same device. Null: none sent yet.
+   */
+  @Column({ name: 'hardware_hash', type: 'text', nullable: true })
+  hardwareHash: string | null;
+
   /** The deployment the agent last (re-)enrolled through. */
   @Column({ name: 'deployment_id', type: 'integer', nullable: true })
   deploymentId: number | null;

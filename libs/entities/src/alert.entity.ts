@@ -13,6 +13,7 @@ import { TaskEntity } from './task.entity';
 @Index('UQ_alerts_open_check', ['checkId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'check_failure'` })
 @Index('UQ_alerts_open_task', ['taskId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'task_failure'` })
 @Index('UQ_alerts_open_overdue', ['agentId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'agent_overdue'` })
+@Index('UQ_alerts_open_enrollment_conflict', ['agentId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'enrollment_conflict'` })
 export class AlertEntity {
   @PrimaryGeneratedColumn()
   id: number;

@@ -21,6 +21,7 @@ export const INSTALL_FLAGS_MAX_LENGTH = 1000;
 @Entity({ name: 'deployments' })
 @Check('CHK_deployments_arch', `"arch" IN (${sqlList(ARCHES)})`)
 @Check('CHK_deployments_install_flags', `char_length("install_flags") <= ${INSTALL_FLAGS_MAX_LENGTH} AND "install_flags" !~ '[\\x01-\\x1f\\x7f]'`)
+@Check('CHK_deployments_max_registrations', `"max_registrations" > 0`)
 @Index('IDX_deployments_active', ['expiresAt'], { where: '"revoked_at" IS NULL' })
 export class DeploymentEntity {
   @PrimaryGeneratedColumn()
@@ -59,6 +60,14 @@ export class DeploymentEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
+
+  /** Successful registrations (re-enrollments included) the link may make; null: any number. 1 is a one-time link. */
+  @Column({ name: 'max_registrations', type: 'integer', nullable: true })
+  maxRegistrations: number | null;
+
+  /** Successful registrations made through it so far (re-enrollments included). */
+  @Column({ type: 'integer', default: 0 })
+  registrations: number;
 
   @Column({ name: 'created_by_key_id', type: 'integer', nullable: true })
   createdByKeyId: number | null;

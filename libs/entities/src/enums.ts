@@ -20,7 +20,7 @@ export type CheckType = (typeof CHECK_TYPES)[number];
 export const CHECK_STATUSES = ['passing', 'failing', 'pending'] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
-export const ALERT_TYPES = ['check_failure', 'task_failure', 'agent_overdue'] as const;
+export const ALERT_TYPES = ['check_failure', 'task_failure', 'agent_overdue', 'enrollment_conflict'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 export const ALERT_SEVERITIES = ['info', 'warning', 'error'] as const;

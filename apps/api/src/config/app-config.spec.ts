@@ -10,6 +10,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       rateLimitPerMinute: 100,
       deploymentRateLimitPerMinute: 20,
+      registerRateLimitPerMinute: 20,
+      downloadRateLimitPerMinute: 30,
       enrollUpstreamTimeoutMs: 10_000,
     });
     expect(c.databaseUrl).toBeUndefined();

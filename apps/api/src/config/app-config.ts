@@ -42,6 +42,10 @@ export interface AppConfig {
   /** Management-backend limits (requests per minute per API key). */
   rateLimitPerMinute: number;
   deploymentRateLimitPerMinute: number;
+  /** Registrations (POST /agent/v1/register) per minute per deployment; 429 past it, nothing written. */
+  registerRateLimitPerMinute: number;
+  /** Installer downloads per minute per (deployment link, client address); 429 past it, no download row written. */
+  downloadRateLimitPerMinute: number;
   /** The enrollment function's time limit for one backend or data-platform call. */
   enrollUpstreamTimeoutMs: number;
   /** Enrollments one user may request per minute (the function answers 429 past it). */
@@ -137,6 +141,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     rmmDefaultSiteId: optionalInteger(env, 'RMM_DEFAULT_SITE_ID', 1, PG_INT_MAX),
     rateLimitPerMinute: integer(env, 'RMM_RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000),
     deploymentRateLimitPerMinute: integer(env, 'RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
+    registerRateLimitPerMinute: integer(env, 'RMM_REGISTER_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
+    downloadRateLimitPerMinute: integer(env, 'RMM_DOWNLOAD_RATE_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
     enrollUpstreamTimeoutMs: integer(env, 'ENROLL_UPSTREAM_TIMEOUT_MS', 10_000, 100, 300_000),
     enrollRateLimitPerUserPerMinute: integer(env, 'ENROLL_RATE_LIMIT_PER_USER_PER_MINUTE', 10, 1, 1_000_000),
     platformRateLimitPerUserPerMinute: integer(env, 'PLATFORM_RATE_LIMIT_PER_USER_PER_MINUTE', 300, 1, 1_000_000),

@@ -24,6 +24,7 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [ScriptsErrorCode.InUse]: 400,
   [DeploymentsErrorCode.Revoked]: 410,
   [DeploymentsErrorCode.Expired]: 410,
+  [DeploymentsErrorCode.UsedUp]: 410,
   [AgentsErrorCode.NotConnected]: 409,
   [AgentsErrorCode.Disconnected]: 502,
   [AgentsErrorCode.NoAnswer]: 504,
@@ -32,6 +33,8 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [RegistrationErrorCode.UnknownDeployment]: 404,
   [RegistrationErrorCode.DeploymentRevoked]: 410,
   [RegistrationErrorCode.DeploymentExpired]: 410,
+  [RegistrationErrorCode.DeploymentUsedUp]: 410,
+  [RegistrationErrorCode.HostnameEnrolled]: 409,
 };
 
 /** The spec's fixed texts for the management backend's error bodies. */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
 
 /** No control characters (they would end up in logs, installers and the UI). */
@@ -35,11 +35,41 @@ export class RegisterAgentDto {
   @ApiPropertyOptional({ example: '10.0.0.12' }) @IsOptional() @IsString() @MaxLength(255) @Matches(PRINTABLE) local_ip?: string;
   @ApiPropertyOptional({ example: 'alice' }) @IsOptional() @IsString() @MaxLength(255) @Matches(PRINTABLE) logged_in_username?: string;
   @ApiPropertyOptional({ enum: MONITORING_TYPES, default: 'workstation' }) @IsOptional() @IsIn(MONITORING_TYPES) monitoring_type?: MonitoringType;
+
+  @ApiPropertyOptional({
+    example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    pattern: '^[0-9a-fA-F]{64}$',
+    description:
+      "Hex SHA-256 of the platform's machine id (Linux /etc/machine-id, macOS IOPlatformUUID, Windows MachineGuid), never the raw id; " +
+      'stored hashed. Proves a re-enrollment of an already enrolled hostname comes from the same device',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'hardware_id must be the hex SHA-256 of the machine id (64 hex characters)' })
+  hardware_id?: string;
+
+  @ApiPropertyOptional({
+    example: '42',
+    pattern: '^\\d{1,10}$',
+    description: "With agent_secret, from the previous installation's state file: proves a re-enrollment of this hostname is the same device. Both or neither",
+  })
+  @ValidateIf((o: RegisterAgentDto) => o.agent_id !== undefined || o.agent_secret !== undefined)
+  @IsString({ message: 'agent_id is required with agent_secret (a string of digits)' })
+  @Matches(/^\d{1,10}$/, { message: 'agent_id must be a string of digits' })
+  agent_id?: string;
+
+  @ApiPropertyOptional({ description: "The current agent secret, with agent_id (the previous installation's state file). Both or neither" })
+  @ValidateIf((o: RegisterAgentDto) => o.agent_id !== undefined || o.agent_secret !== undefined)
+  @IsString({ message: 'agent_secret is required with agent_id' })
+  @MinLength(1)
+  @MaxLength(200)
+  @Matches(PRINTABLE)
+  agent_secret?: string;
 }
 
 /** The answer to a registration: the agent's id and its secret, shown this once. */
 export class RegisteredAgentDto {
-  @ApiProperty({ example: '42', pattern: '^\\d{1,10}$', description: 'The agent id: the same for every re-enrollment of this hostname under this client' })
+  @ApiProperty({ example: '42', pattern: '^\\d{1,10}$', description: 'The agent id: the same for every proven re-enrollment of this hostname under this client' })
   agent_id: string;
 
   @ApiProperty({ description: 'The secret the agent authenticates with; shown only in this answer, stored as a hash. A re-enrollment replaces it' })
@@ -47,5 +77,5 @@ export class RegisteredAgentDto {
 
   @ApiProperty({ example: 1, description: 'client id' }) client: number;
   @ApiProperty({ example: 1, description: 'site id (the deployment\'s)' }) site: number;
-  @ApiProperty({ example: false, description: 'True when this hostname was already enrolled under this client (the same agent_id is kept)' }) reenrolled: boolean;
+  @ApiProperty({ example: false, description: 'True when this hostname was already enrolled under this client and the request proved it is the same device (the same agent_id is kept)' }) reenrolled: boolean;
 }

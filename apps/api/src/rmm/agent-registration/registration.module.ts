@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AlertsModule } from '../alerts/alerts.module';
 import { DeploymentsModule } from '../deployments/deployments.module';
 import { AgentBundleController } from './agent-bundle.controller';
 import { RegistrationController } from './registration.controller';
@@ -7,7 +8,7 @@ import { RegistrationService } from './registration.service';
 
 /** Devices becoming agents: POST /agent/v1/register, and GET /agent/v1/rmm-agent.js (the agent the installers fetch). */
 @Module({
-  imports: [DeploymentsModule],
+  imports: [DeploymentsModule, AlertsModule],
   controllers: [RegistrationController, AgentBundleController],
   providers: [RegistrationRepository, RegistrationService],
 })

@@ -17,36 +17,68 @@ export interface RegistrationFacts {
   loggedInUsername: string | null;
   monitoringType: string;
   secretHash: string;
+  /** Hash of the hardware id the device sent; null: none sent (a re-enrollment then keeps the stored one). */
+  hardwareHash: string | null;
 }
 
-/** The writes of a registration, as SQL: one upsert on (client_id, hostname), and the enrollment log. */
+/** What proves a re-enrollment: the agent's current secret (as its hash) and its hardware id (as its hash). */
+export interface EnrolledAgent {
+  id: number;
+  secretHash: string | null;
+  hardwareHash: string | null;
+}
+
+/** The writes of a registration, as SQL: the agent of (client_id, hostname), and the enrollment log. */
 @Injectable()
 export class RegistrationRepository {
   constructor(private readonly tx: TransactionHost) {}
 
+  /** The agent enrolled under this hostname in this client, locked until the transaction ends; null when none. */
+  async lockEnrolled(clientId: number, hostname: string): Promise<EnrolledAgent | null> {
+    const [row] = await this.tx.query<Array<{ id: number; secret_hash: string | null; hardware_hash: string | null }>>(
+      `SELECT id, secret_hash, hardware_hash FROM agents WHERE client_id = $1 AND hostname = $2 FOR UPDATE`,
+      [clientId, hostname],
+    );
+    return row ? { id: row.id, secretHash: row.secret_hash, hardwareHash: row.hardware_hash } : null;
+  }
+
   /**
-   * One agent per (client, hostname), enforced by UQ_agents_client_hostname: a second registration of the
-   * same host, even at the same moment, updates that row (new facts, the deployment's site, a new secret)
-   * and answers its id.
+   * A new agent, unless the hostname is already enrolled in the client (UQ_agents_client_hostname decides, so
+   * two registrations of one hostname at the same moment make one row): its id, or null when the row exists.
    */
-  async upsertAgent(f: RegistrationFacts): Promise<{ id: number; reenrolled: boolean }> {
-    const [row] = await this.tx.query<Array<{ id: number; reenrolled: boolean }>>(
+  async insertAgent(f: RegistrationFacts): Promise<number | null> {
+    const [row] = await this.tx.query<Array<{ id: number }>>(
       `INSERT INTO agents (hostname, client_id, site_id, deployment_id, plat, operating_system, version, cpu_model, total_ram, disks,
-                           public_ip, local_ip, logged_in_username, monitoring_type, secret_hash, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'offline')
-       ON CONFLICT (client_id, hostname) DO UPDATE SET
-         site_id = EXCLUDED.site_id, deployment_id = EXCLUDED.deployment_id, plat = EXCLUDED.plat,
-         operating_system = EXCLUDED.operating_system, version = EXCLUDED.version, cpu_model = EXCLUDED.cpu_model,
-         total_ram = EXCLUDED.total_ram, disks = EXCLUDED.disks, public_ip = EXCLUDED.public_ip, local_ip = EXCLUDED.local_ip,
-         logged_in_username = EXCLUDED.logged_in_username, monitoring_type = EXCLUDED.monitoring_type,
-         secret_hash = EXCLUDED.secret_hash, updated_at = now()
-       RETURNING id, (xmax::text <> '0') AS reenrolled`,
+                           public_ip, local_ip, logged_in_username, monitoring_type, secret_hash, hardware_hash, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'offline')
+       ON CONFLICT (client_id, hostname) DO NOTHING
+       RETURNING id`,
       [
         f.hostname, f.clientId, f.siteId, f.deploymentId, f.plat, f.operatingSystem, f.version, f.cpuModel, f.totalRam,
         f.disks === null ? null : JSON.stringify(f.disks), f.publicIp, f.localIp, f.loggedInUsername, f.monitoringType, f.secretHash,
+        f.hardwareHash,
       ],
     );
-    return { id: row.id, reenrolled: row.reenrolled };
+    return row ? row.id : null;
+  }
+
+  /**
+   * A proven re-enrollment: new facts, the deployment's site, a new secret; the hardware hash sent (else the
+   * stored one is kept).
+   */
+  async reenroll(id: number, f: RegistrationFacts): Promise<void> {
+    await this.tx.query(
+      `UPDATE agents SET
+         site_id = $2, deployment_id = $3, plat = $4, operating_system = $5, version = $6, cpu_model = $7, total_ram = $8,
+         disks = $9, public_ip = $10, local_ip = $11, logged_in_username = $12, monitoring_type = $13, secret_hash = $14,
+         hardware_hash = COALESCE($15, hardware_hash), updated_at = now()
+       WHERE id = $1`,
+      [
+        id, f.siteId, f.deploymentId, f.plat, f.operatingSystem, f.version, f.cpuModel, f.totalRam,
+        f.disks === null ? null : JSON.stringify(f.disks), f.publicIp, f.localIp, f.loggedInUsername, f.monitoringType, f.secretHash,
+        f.hardwareHash,
+      ],
+    );
   }
 
   /** The enrollment log row of a deployment made by the enrollment function becomes completed, once. */

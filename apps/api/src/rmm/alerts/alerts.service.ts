@@ -47,7 +47,7 @@ export class AlertsService {
   }
 
   /**
-   * Opens a system alert (check_failure, task_failure, agent_overdue) unless one is open for its subject, and
+   * Opens a system alert (check_failure, task_failure, agent_overdue, enrollment_conflict) unless one is open for its subject, and
    * announces alert.created; null when one was already open (never a second, even under concurrent callers).
    */
   async raise(alert: SystemAlert): Promise<AlertEntity | null> {

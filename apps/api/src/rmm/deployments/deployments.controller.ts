@@ -17,7 +17,7 @@ export class DeploymentsController {
   @Post()
   @RequireScope('deployments:write')
   @CountsAsDeploymentCreation()
-  @ApiOperation({ summary: 'Create a deployment: a one-time installer download for a site. Scope: deployments:write. Also limited to 20 per minute per key' })
+  @ApiOperation({ summary: 'Create a deployment: an installer download link for a site (max_registrations 1 makes it one-time). Scope: deployments:write. Also limited to 20 per minute per key' })
   @ApiCreatedResponse({ type: DeploymentDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error: unknown client, site of another client, past expiry, unknown arch' })
   async create(@Body() body: CreateDeploymentDto, @Req() req: KeyedRequest): Promise<DeploymentDto> {

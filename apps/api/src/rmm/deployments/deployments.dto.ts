@@ -38,6 +38,19 @@ export class CreateDeploymentDto {
   // eslint-disable-next-line no-control-regex
   @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'install_flags must not contain control characters' })
   install_flags?: string | null;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: 'integer',
+    minimum: 1,
+    description: 'How many successful registrations (re-enrollments included) the link may make; 1 makes it a one-time link. Absent or null: any number until expiry or revocation',
+    example: 1,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(PG_INT_MAX)
+  max_registrations?: number | null;
 }
 
 /** The spec's Deployment, plus arch and created_at. */
@@ -51,6 +64,9 @@ export class DeploymentDto {
   @ApiProperty({ description: 'Installer download under PUBLIC_URL; no key needed, works until expiry or revocation' }) download_url: string;
   @ApiProperty({ enum: ARCHES }) arch: Arch;
   @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ nullable: true, type: 'integer', description: 'Successful registrations the link may make (null: any number); once reached, register and download answer 410 "deployment used up"' })
+  max_registrations: number | null;
+  @ApiProperty({ type: 'integer', description: 'Successful registrations made through it so far (re-enrollments included)' }) registrations: number;
 }
 
 export function toDeploymentDto(d: DeploymentEntity, publicUrl: string): DeploymentDto {
@@ -64,6 +80,8 @@ export function toDeploymentDto(d: DeploymentEntity, publicUrl: string): Deploym
     download_url: downloadUrl(publicUrl, d.uuid),
     arch: d.arch,
     created_at: d.createdAt.toISOString(),
+    max_registrations: d.maxRegistrations,
+    registrations: d.registrations,
   };
 }
 

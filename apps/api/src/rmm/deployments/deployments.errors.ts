@@ -2,4 +2,6 @@
 export enum DeploymentsErrorCode {
   Revoked = 'deployment_revoked',
   Expired = 'deployment_expired',
+  /** Its max_registrations are spent. */
+  UsedUp = 'deployment_used_up',
 }

@@ -17,7 +17,7 @@ export class DeploymentsRepository {
   }
 
 
-  insert(d: Pick<DeploymentEntity, 'clientId' | 'siteId' | 'arch' | 'installFlags' | 'expiresAt' | 'createdByKeyId'>): Promise<DeploymentEntity> {
+  insert(d: Pick<DeploymentEntity, 'clientId' | 'siteId' | 'arch' | 'installFlags' | 'expiresAt' | 'createdByKeyId' | 'maxRegistrations'>): Promise<DeploymentEntity> {
     return this.deployments.save(this.deployments.create(d));
   }
 
@@ -36,6 +36,21 @@ export class DeploymentsRepository {
 
   async revoke(id: number, at: Date): Promise<void> {
     await this.deployments.update({ id, revokedAt: IsNull() }, { revokedAt: at });
+  }
+
+  /**
+   * Counts one successful registration, unless the deployment's max_registrations are used up: false then. One
+   * UPDATE, so registrations of a one-time link at the same moment count one (the row lock orders them).
+   */
+  async countRegistration(id: number): Promise<boolean> {
+    const rows = await this.tx.query<Array<{ id: number }>>(
+      // (a CTE, so that the driver answers rows rather than an UPDATE's [rows, count])
+      `WITH counted AS (UPDATE deployments SET registrations = registrations + 1
+         WHERE id = $1 AND (max_registrations IS NULL OR registrations < max_registrations) RETURNING id)
+       SELECT id FROM counted`,
+      [id],
+    );
+    return rows.length === 1;
   }
 
   /** A deployment revoked before any device used it: its enrollment log row (if the function made it) failed. */

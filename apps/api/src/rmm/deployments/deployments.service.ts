@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyEntity, DeploymentEntity } from '@app/entities';
 import { Clock } from '../../common/clock';
-import { DomainError, invalid, notFound } from '../../common/errors/domain-error';
+import { CommonErrorCode, DomainError, invalid, notFound } from '../../common/errors/domain-error';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { isUuid } from '../../common/values';
 import { TransactionHost } from '../../database/transaction-host';
 import { DeploymentsErrorCode } from './deployments.errors';
@@ -13,6 +14,12 @@ import { DeploymentsRepository } from './deployments.repository';
 import { buildInstaller, choosePlatform, Installer, InstallerPlatform } from './installer';
 
 const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+const GONE_DETAIL: Record<DeploymentsErrorCode, string> = {
+  [DeploymentsErrorCode.Revoked]: 'deployment revoked',
+  [DeploymentsErrorCode.Expired]: 'deployment expired',
+  [DeploymentsErrorCode.UsedUp]: 'deployment used up',
+};
 /** The longest a deployment may live: a download link is a credential. */
 const MAX_LIFETIME_MS = 365 * DAY_MS;
 
@@ -24,6 +31,7 @@ export class DeploymentsService {
     private readonly clock: Clock,
     private readonly config: RuntimeConfig,
     private readonly tx: TransactionHost,
+    private readonly limiter: RateLimiter,
   ) {}
 
   get publicUrl(): string {
@@ -45,6 +53,7 @@ export class DeploymentsService {
       installFlags: body.install_flags ?? null,
       expiresAt,
       createdByKeyId: key?.id ?? null,
+      maxRegistrations: body.max_registrations ?? null,
     });
   }
 
@@ -62,17 +71,28 @@ export class DeploymentsService {
   }
 
   /**
-   * The installer of an active deployment; 410 once revoked or expired, 404 for an unknown uuid. Every
-   * attempt on a known deployment is recorded (time, address, user agent, answer).
+   * The installer for `platform` (absent: chosen from the User-Agent) of an active deployment; 410 once revoked,
+   * expired or used up, 404 for an unknown uuid. Every attempt on a known deployment within the per (link, address)
+   * budget (RMM_DOWNLOAD_RATE_LIMIT_PER_MINUTE) is recorded (time, address, user agent, answer); past it 429 and
+   * nothing is written, so that callers without a key cannot grow the download log without bound.
    */
-  /** The installer for `platform` (absent: chosen from the User-Agent); every request is recorded. */
   async download(uuid: string, from: { ip: string | null; userAgent: string | null; platform?: InstallerPlatform }): Promise<Installer> {
-    const d = isUuid(uuid) ? await this.repo.findByUuid(uuid.toLowerCase()) : null;
+    if (!isUuid(uuid)) throw notFound();
+    const token = uuid.toLowerCase();
+    const budget = await this.limiter.hit(`download:${token}:${from.ip ?? ''}`, this.config.downloadRateLimitPerMinute, MINUTE_MS);
+    if (!budget.allowed) throw new DomainError(CommonErrorCode.RateLimited, 'rate limited', [], { 'Retry-After': String(budget.retryAfterSeconds) });
+    const d = await this.repo.findByUuid(token);
     if (!d) throw notFound();
     const now = this.clock.now();
-    const gone = d.revokedAt ? DeploymentsErrorCode.Revoked : d.expiresAt.getTime() <= now.getTime() ? DeploymentsErrorCode.Expired : null;
+    const gone = d.revokedAt
+      ? DeploymentsErrorCode.Revoked
+      : d.expiresAt.getTime() <= now.getTime()
+        ? DeploymentsErrorCode.Expired
+        : d.maxRegistrations !== null && d.registrations >= d.maxRegistrations
+          ? DeploymentsErrorCode.UsedUp
+          : null;
     await this.repo.recordDownload({ deploymentId: d.id, ip: from.ip, userAgent: from.userAgent?.slice(0, 500) ?? null, status: gone ? 410 : 200, downloadedAt: now });
-    if (gone) throw new DomainError(gone, gone === DeploymentsErrorCode.Revoked ? 'deployment revoked' : 'deployment expired');
+    if (gone) throw new DomainError(gone, GONE_DETAIL[gone]);
     return buildInstaller(d, this.config.publicUrl.replace(/\/+$/, ''), choosePlatform(from.platform, from.userAgent), this.config.installersDir);
   }
 }

@@ -6,7 +6,7 @@ import { RmmErrorDto } from '../common/rmm-error.dto';
 import { DeploymentsService } from './deployments.service';
 import { INSTALLER_PLATFORMS, InstallerPlatform } from './installer';
 
-/** The download URL of a deployment: no key (the URL is the credential), 410 once revoked or expired. */
+/** The download URL of a deployment: no key (the URL is the credential), 410 once revoked, expired or used up. */
 @ApiTags('deployments')
 @Controller('deploy')
 export class DownloadController {
@@ -14,18 +14,20 @@ export class DownloadController {
 
   @Get(':uuid')
   @ApiOperation({
-    summary: "Download a deployment's installer (no API key). 410 once revoked or expired, 404 for an unknown one",
+    summary: "Download a deployment's installer (no API key). 410 once revoked, expired or used up, 404 for an unknown one",
     description:
       'A POSIX shell script (linux, darwin) or a PowerShell script (windows) carrying the server URL and the deployment token; ' +
       'without `platform`, a User-Agent containing PowerShell gets the PowerShell script, any other the shell script. ' +
-      'A native installer found in RMM_INSTALLERS_DIR (`<platform>-<arch>.<ext>`) is served instead, named `rmm-agent-<token>.<ext>`.',
+      'A native installer found in RMM_INSTALLERS_DIR (`<platform>-<arch>.<ext>`) is served instead, named `rmm-agent-<token>.<ext>`. ' +
+      'At most RMM_DOWNLOAD_RATE_LIMIT_PER_MINUTE (30) attempts per minute per link and client address are answered and recorded; past it 429, nothing recorded.',
   })
   @ApiQuery({ name: 'platform', required: false, enum: INSTALLER_PLATFORMS })
   @ApiProduces('text/x-shellscript', 'text/plain', 'application/octet-stream')
   @ApiResponse({ status: 200, description: 'The installer' })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'an unknown `platform`' })
   @ApiResponse({ status: 404, type: RmmErrorDto })
-  @ApiResponse({ status: 410, type: RmmErrorDto, description: "{detail: 'deployment revoked'} or {detail: 'deployment expired'}" })
+  @ApiResponse({ status: 410, type: RmmErrorDto, description: "{detail: 'deployment revoked'}, {detail: 'deployment expired'} or {detail: 'deployment used up'} (max_registrations reached)" })
+  @ApiResponse({ status: 429, type: RmmErrorDto, description: "{detail: 'rate limited'}: too many attempts on this link from this address this minute; Retry-After says when to retry. Not recorded" })
   async download(
     @Param('uuid') uuid: string,
     @Query('platform') platform: unknown,

@@ -71,8 +71,8 @@ function shellInstaller(d: DeploymentEntity, serverUrl: string): string {
 # RMM agent installer (linux, macOS). Deployment ${d.uuid.slice(0, 8)}…, valid until ${d.expiresAt.toISOString()}.
 # Usage: sh rmm-agent-install.sh [--prefix DIR] [--no-service]
 # Requires Node.js 20 or later as \`node\`, and curl or wget. RMM_AGENT_HOSTNAME overrides the hostname.
-# Exit codes: 0 installed; 1 failure; 2 unknown deployment; 3 deployment revoked or expired; 4 a requirement
-# is missing; 64 wrong usage.
+# Exit codes: 0 installed; 1 failure; 2 unknown deployment; 3 deployment revoked, expired or used up; 4 a
+# requirement is missing; 5 the hostname is enrolled by another device; 64 wrong usage.
 set -u
 RMM_SERVER=${shQuote(serverUrl)}
 RMM_TOKEN=${shQuote(d.uuid)}
@@ -118,14 +118,16 @@ say "downloading the agent from $RMM_SERVER/agent/v1/rmm-agent.js"
 if ! fetch "$RMM_SERVER/agent/v1/rmm-agent.js" "$TMP"; then rm -f "$TMP"; die 1 "could not download the agent from $RMM_SERVER/agent/v1/rmm-agent.js"; fi
 mv -f "$TMP" "$AGENT_JS" || die 1 "cannot write $AGENT_JS"
 
-# Registration (the agent writes $PREFIX/state.json, mode 0600, and prints the agent id)
+# Registration (the agent writes $PREFIX/state.json, mode 0600, and prints the agent id). A state.json of an
+# earlier installation in this prefix is left in place: the agent sends its secret to prove it is the same device.
 if [ -n "\${RMM_AGENT_HOSTNAME:-}" ]; then export RMM_AGENT_HOSTNAME; fi
 AGENT_ID=$("$NODE" "$AGENT_JS" register --server "$RMM_SERVER" --token "$RMM_TOKEN" --prefix "$PREFIX")
 rc=$?
 case $rc in
   0) ;;
   2) die 2 "registration refused: the server knows no such deployment (unknown deployment); ask for a new installer" ;;
-  3) die 3 "registration refused: this installer's deployment was revoked or has expired (see above); ask for a new installer" ;;
+  3) die 3 "registration refused: this installer's deployment was revoked, has expired or is used up (see above); ask for a new installer" ;;
+  5) die 5 "registration refused: this hostname is already enrolled by another device (see above); an operator deletes the old agent to free the name" ;;
   *) die 1 "registration failed (the agent exited $rc; see above)" ;;
 esac
 say "registered as agent $AGENT_ID"
@@ -195,7 +197,8 @@ function powershellInstaller(d: DeploymentEntity, serverUrl: string): string {
   return `# RMM agent installer (Windows, PowerShell 5.1 or 7). Deployment ${d.uuid.slice(0, 8)}..., valid until ${d.expiresAt.toISOString()}.
 # Usage: powershell -ExecutionPolicy Bypass -File rmm-agent-install.ps1 [-Prefix DIR] [-NoService]
 # Requires Node.js 20 or later as node.exe on the PATH. $env:RMM_AGENT_HOSTNAME overrides the hostname.
-# Exit codes: 0 installed; 1 failure; 2 unknown deployment; 3 deployment revoked or expired; 4 a requirement is missing.
+# Exit codes: 0 installed; 1 failure; 2 unknown deployment; 3 deployment revoked, expired or used up; 4 a requirement is missing;
+# 5 the hostname is enrolled by another device.
 param(
   [string]$Prefix = (Join-Path $env:ProgramFiles 'rmm-agent'),
   [switch]$NoService
@@ -232,7 +235,8 @@ try {
   Fail 1 "could not download the agent from $RmmServer/agent/v1/rmm-agent.js: $($_.Exception.Message)"
 }
 
-# Registration (the agent writes state.json under the prefix and prints the agent id)
+# Registration (the agent writes state.json under the prefix and prints the agent id). A state.json of an
+# earlier installation in this prefix is left in place: the agent sends its secret to prove it is the same device.
 $ErrorActionPreference = 'Continue'
 $agentId = & $Node $AgentJs register --server $RmmServer --token $RmmToken --prefix $Prefix
 $rc = $LASTEXITCODE
@@ -240,7 +244,8 @@ $ErrorActionPreference = 'Stop'
 switch ($rc) {
   0 { }
   2 { Fail 2 'registration refused: the server knows no such deployment (unknown deployment); ask for a new installer' }
-  3 { Fail 3 "registration refused: this installer's deployment was revoked or has expired (see above); ask for a new installer" }
+  3 { Fail 3 "registration refused: this installer's deployment was revoked, has expired or is used up (see above); ask for a new installer" }
+  5 { Fail 5 'registration refused: this hostname is already enrolled by another device (see above); an operator deletes the old agent to free the name' }
   default { Fail 1 "registration failed (the agent exited $rc; see above)" }
 }
 Say "registered as agent $agentId"
