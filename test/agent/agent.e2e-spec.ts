@@ -250,6 +250,29 @@ describe('reference agent (real processes)', () => {
     expect(down.code).toBe(1);
     expect(down.stderr).toContain('cannot reach');
   });
+
+  it('a script the agent cannot run is a refusal (422, run failed, agent online), and output with NUL is stored, not refused (issue 18)', async () => {
+    const prefix = join(work, 'answers');
+    const reg = await register((await deployment()).uuid, prefix);
+    expect(reg.code).toBe(0);
+    const agentId = reg.stdout.trim();
+    const agent = startAgent(prefix);
+    await waitOnline(agent);
+    // `cmd` on Linux: the agent answers ok:false "interpreter not found: cmd" — it refused, it did not go away
+    const cmd = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'agent-e2e-cmd', shell: 'cmd', body: 'echo hi' });
+    const refused = await runscript(agentId, { script: cmd.body.id, timeout: 20 });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ detail: expect.stringMatching(/^agent refused: /) });
+    const [run] = (await t.http.get(`/api/v3/agents/${agentId}/runs/?limit=1`).set(admin)).body;
+    expect(run).toMatchObject({ status: 'failed', error: refused.body.detail });
+    expect((await agentRow())?.status).toBe('online');
+    expect(agent.child.exitCode).toBeNull();
+    // a NUL in the output (PostgreSQL's text cannot hold it): stored and answered as U+FFFD, never a 400 or 500
+    const nul = await runscript(agentId, { script: await script('agent-e2e-nul', "printf 'a\\0b'"), timeout: 20 });
+    expect(nul.status).toBe(200);
+    expect(nul.body).toMatchObject({ stdout: 'a\ufffdb', retcode: 0 });
+    expect((await t.http.get(`/api/v3/agents/${agentId}/runs/${nul.body.id}/`).set(admin)).body).toMatchObject({ status: 'finished', stdout: 'a\ufffdb', error: null });
+  });
 });
 
 /** What the real server cannot be made to do on demand: say 1001 (shutting down), then 4000 (replaced). */

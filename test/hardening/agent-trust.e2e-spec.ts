@@ -231,6 +231,14 @@ describe('trust the agent channel (issue 18)', () => {
   });
 
   describe('finding 6: one heartbeat must not freeze every agent’s facts', () => {
+    it('takes a lone surrogate at registration too (stored as U+FFFD, not refused by jsonb)', async () => {
+      const d = await t.http.post('/api/v3/agents/deployments/').set(admin).send({ client: tenantA.clientId, site: tenantA.siteId });
+      const disks = [{ device: '/mnt/\ud800', free: '1 GB', total: '2 GB', percent: 50 }];
+      const r = await t.http.post('/agent/v1/register').set('Authorization', `Bearer ${d.body.uuid}`).send({ hostname: 'trust-surrogate', plat: 'linux', version: '0.1.0', disks });
+      expect(r.status).toBe(200);
+      expect((await t.http.get(`/api/v3/agents/${r.body.agent_id}/`).set(admin)).body.disks).toEqual([{ ...disks[0], device: '/mnt/\ufffd' }]);
+    });
+
     it('stores a lone surrogate as U+FFFD, and a fact PostgreSQL refuses costs only its own row', async () => {
       const presence = t.server.app.get(AgentPresenceRepository);
       const one = await connect();

@@ -238,7 +238,7 @@ describe('checks, live (agent channel)', () => {
       // in bursts an agent's queue takes (stored one at a time per check, in the order received)
       for (let i = 0; i < n; i++) {
         agent.result(check.id, i % 2 === 0 ? 'passing' : 'failing', `#${i}`);
-        if ((i + 1) % MAX_QUEUED_PER_AGENT === 0 || i === n - 1) await until(`results up to ${i}`, async () => stored === i + 1);
+        if ((i + 1) % MAX_QUEUED_PER_AGENT === 0 || i === n - 1) await until(`results up to ${i}`, async () => stored === i + 1, 60_000); // (a loaded machine stores 100 in seconds, not ms)
       }
     } finally {
       off();

@@ -4,7 +4,7 @@ import { DeploymentEntity } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
-import { isUuid } from '../../common/values';
+import { isUuid, pgText } from '../../common/values';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { TransactionHost } from '../../database/transaction-host';
 import { AlertsService } from '../alerts/alerts.service';
@@ -90,7 +90,8 @@ export class RegistrationService {
       version: facts.version,
       cpuModel: facts.cpu_model ?? null,
       totalRam: facts.total_ram ?? null,
-      disks: facts.disks ?? null,
+      // (jsonb refuses a lone surrogate that text columns take as U+FFFD: pgText makes both the same)
+      disks: facts.disks?.map((d) => ({ device: pgText(d.device), free: pgText(d.free), total: pgText(d.total), percent: d.percent })) ?? null,
       publicIp: facts.public_ip ?? null,
       localIp: facts.local_ip ?? null,
       loggedInUsername: facts.logged_in_username ?? null,
