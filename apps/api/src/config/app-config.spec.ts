@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     expect(c.rmmApiUrl).toBeUndefined();
     expect(c.jwtSecret).toBeUndefined();
     expect(c.installersDir).toBeUndefined();
+    expect(c.downloadIdleTimeoutMs).toBe(60_000);
   });
 
   it('resolves RMM_INSTALLERS_DIR against the working folder', () => {
@@ -33,6 +34,7 @@ describe('loadConfig', () => {
   it.each([
     [{ PORT: 'abc' }, 'PORT must be a whole number from 0 to 65535, got "abc"'],
     [{ PORT: '70000' }, 'PORT must be a whole number from 0 to 65535, got "70000"'],
+    [{ RMM_DOWNLOAD_IDLE_TIMEOUT_MS: '999' }, 'RMM_DOWNLOAD_IDLE_TIMEOUT_MS must be a whole number from 1000 to 3600000, got "999"'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL is not a valid URL'],
     [{ DATABASE_URL: 'mysql://h/db' }, 'DATABASE_URL must start with postgres:// or postgresql://'],
     [{ DATABASE_URL: 'postgres://h:5432' }, 'DATABASE_URL names no database'],

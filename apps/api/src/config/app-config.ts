@@ -27,6 +27,8 @@ export interface AppConfig {
   publicUrl: string;
   /** Native installers an operator provides (`<platform>-<arch>.<ext>`), served instead of the install scripts. */
   installersDir?: string;
+  /** A native installer's download whose client reads nothing for this long is cut off. */
+  downloadIdleTimeoutMs: number;
   logLevel: LogLevel;
   /** Secrets given by the operator (never printed). */
   jwtSecret?: string;
@@ -129,6 +131,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     trustProxy: trustProxy(env),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     installersDir: installersDir === undefined ? undefined : resolve(cwd, installersDir),
+    downloadIdleTimeoutMs: integer(env, 'RMM_DOWNLOAD_IDLE_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jwtSecret,
     dataAnonKey: text(env, 'DATA_ANON_KEY'),

@@ -38,6 +38,11 @@ export class DeploymentsService {
     return this.config.publicUrl;
   }
 
+  /** RMM_DOWNLOAD_IDLE_TIMEOUT_MS: a native installer's download whose client reads nothing this long is cut off. */
+  get downloadIdleTimeoutMs(): number {
+    return this.config.downloadIdleTimeoutMs;
+  }
+
   async create(body: CreateDeploymentDto, key: ApiKeyEntity | undefined): Promise<DeploymentEntity> {
     const now = this.clock.now().getTime();
     const expiresAt = body.expires ? new Date(body.expires) : new Date(now + DAY_MS);

@@ -47,7 +47,18 @@ export class DownloadController {
       .code(200)
       .header('content-type', installer.contentType)
       .header('content-disposition', `attachment; filename="${installer.filename}"`)
-      .header('cache-control', 'no-store')
-      .send(installer.body);
+      .header('cache-control', 'no-store');
+    if (installer.size !== undefined) streamed(reply, installer.size, this.deployments.downloadIdleTimeoutMs);
+    void reply.send(installer.body);
   }
+}
+
+/**
+ * A native installer goes out as it is read from disk (memory per download: the stream's buffers), with its
+ * Content-Length; a client that reads nothing for `idleMs` is cut off (its socket is destroyed, and the stream
+ * and its file are closed with it).
+ */
+function streamed(reply: FastifyReply, size: number, idleMs: number): void {
+  void reply.header('content-length', String(size));
+  reply.raw.setTimeout(idleMs, () => reply.raw.destroy());
 }

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { DeploymentEntity } from '@app/entities';
+import type { Readable } from 'node:stream';
 import { buildInstaller, choosePlatform, psQuote, shQuote } from './installer';
 
 const deployment = (installFlags: string | null = null, arch = 'amd64'): DeploymentEntity =>
@@ -16,12 +17,18 @@ const deployment = (installFlags: string | null = null, arch = 'amd64'): Deploym
     expiresAt: new Date('2026-11-24T12:00:00Z'),
   });
 
-const text = (body: string | Buffer): string => (typeof body === 'string' ? body : body.toString('utf8'));
+/** A script's text, or all a native installer's stream gives. */
+async function text(body: string | Readable): Promise<string> {
+  if (typeof body === 'string') return body;
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 describe('installers', () => {
-  it('the shell installer carries the server URL and the token as single-quoted words, and parses', () => {
-    const i = buildInstaller(deployment(), 'https://rmm.example.test', 'linux');
-    const body = text(i.body);
+  it('the shell installer carries the server URL and the token as single-quoted words, and parses', async () => {
+    const i = await buildInstaller(deployment(), 'https://rmm.example.test', 'linux');
+    const body = await text(i.body);
     expect(i.filename).toBe('rmm-agent-install-linux-0b8c4a4e.sh');
     expect(body.startsWith('#!/bin/sh\n')).toBe(true);
     expect(body).toContain("\nRMM_SERVER='https://rmm.example.test'\n");
@@ -29,15 +36,15 @@ describe('installers', () => {
     execFileSync('sh', ['-n', '-c', body]); // syntax check
   });
 
-  it('install_flags are not part of any installer (nothing of the caller reaches the script)', () => {
+  it('install_flags are not part of any installer (nothing of the caller reaches the script)', async () => {
     const flags = "--quiet\nRMM_SERVER='http://attacker.example'";
-    for (const p of ['linux', 'darwin', 'windows'] as const) expect(text(buildInstaller(deployment(flags), 'https://rmm.example.test', p).body)).not.toContain('attacker');
+    for (const p of ['linux', 'darwin', 'windows'] as const) expect(await text((await buildInstaller(deployment(flags), 'https://rmm.example.test', p)).body)).not.toContain('attacker');
   });
 
-  it('the PowerShell installer carries the server URL verbatim', () => {
-    const i = buildInstaller(deployment(), 'https://rmm.example.test', 'windows');
+  it('the PowerShell installer carries the server URL verbatim', async () => {
+    const i = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows');
     expect(i.filename).toBe('rmm-agent-install-0b8c4a4e.ps1');
-    expect(text(i.body)).toContain("$RmmServer = 'https://rmm.example.test'");
+    expect(await text(i.body)).toContain("$RmmServer = 'https://rmm.example.test'");
   });
 
   it('shQuote: sh reads back exactly the value, whatever its characters', () => {
@@ -75,16 +82,38 @@ describe('installers', () => {
     expect(choosePlatform('darwin', 'PowerShell/7.4')).toBe('darwin');
   });
 
-  it('serves a native installer from RMM_INSTALLERS_DIR, named with the token', () => {
+  it('serves a native installer from RMM_INSTALLERS_DIR, named with the token, as a stream of its size', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'installers-'));
     try {
       writeFileSync(join(dir, 'windows-amd64.msi'), 'MSI');
       writeFileSync(join(dir, 'darwin-arm64.pkg'), 'PKG');
-      const win = buildInstaller(deployment(), 'https://rmm.example.test', 'windows', dir);
+      const win = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', dir);
       expect(win.filename).toBe('rmm-agent-0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d.msi');
-      expect(text(win.body)).toBe('MSI');
-      expect(text(buildInstaller(deployment(null, 'arm64-mac'), 'https://rmm.example.test', 'darwin', dir).body)).toBe('PKG');
-      expect(buildInstaller(deployment(), 'https://rmm.example.test', 'linux', dir).filename).toMatch(/\.sh$/);
+      expect(win.size).toBe(3);
+      expect(await text(win.body)).toBe('MSI');
+      expect(await text((await buildInstaller(deployment(null, 'arm64-mac'), 'https://rmm.example.test', 'darwin', dir)).body)).toBe('PKG');
+      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', dir)).filename).toMatch(/\.sh$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a native installer removed once opened is still sent whole; a name that is not a file is passed over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'installers-'));
+    try {
+      writeFileSync(join(dir, 'linux-amd64.run'), 'RUN'.repeat(100_000));
+      const run = await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', dir);
+      unlinkSync(join(dir, 'linux-amd64.run'));
+      expect(run.size).toBe(300_000);
+      expect(await text(run.body)).toBe('RUN'.repeat(100_000));
+      // gone: the script, as when there never was one
+      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', dir)).filename).toMatch(/\.sh$/);
+      // a folder where windows-amd64.msi would be: the next extension, else the script
+      mkdirSync(join(dir, 'windows-amd64.msi'));
+      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', dir)).filename).toMatch(/\.ps1$/);
+      writeFileSync(join(dir, 'windows-amd64.exe'), 'EXE');
+      const exe = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', dir);
+      expect([exe.filename, await text(exe.body)]).toEqual(['rmm-agent-0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d.exe', 'EXE']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

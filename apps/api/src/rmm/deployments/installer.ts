@@ -1,18 +1,22 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { DeploymentEntity } from '@app/entities';
 
 /**
  * The installer a deployment's download URL serves: a POSIX shell script (linux, darwin) or a PowerShell
  * script (windows) carrying the server URL and the deployment token, which fetches the reference agent from
  * the server (GET /agent/v1/rmm-agent.js), registers it, and installs a wrapper and a service. An operator may
- * put native installers in RMM_INSTALLERS_DIR (nativeInstallerFile): those are served as they are, and get the
- * token through their file name (docs/decisions.md, "Agents").
+ * put native installers in RMM_INSTALLERS_DIR (openNativeInstaller): those are served as they are, read from
+ * disk as they are sent, and get the token through their file name (docs/decisions.md, "Agents").
  */
 export interface Installer {
   filename: string;
   contentType: string;
-  body: string | Buffer;
+  /** A script's text, or a native installer's bytes as a stream of its open file. */
+  body: string | Readable;
+  /** The size of a streamed body in bytes (Content-Length). */
+  size?: number;
 }
 
 export const INSTALLER_PLATFORMS = ['linux', 'darwin', 'windows'] as const;
@@ -43,21 +47,37 @@ const baseArch = (arch: string): string => arch.replace(/-mac$/, '');
 /** Native installer extensions looked for in RMM_INSTALLERS_DIR, in order. */
 const NATIVE_EXTENSIONS: Record<InstallerPlatform, string[]> = { windows: ['msi', 'exe'], darwin: ['pkg'], linux: ['run', 'deb', 'rpm'] };
 
-/** `<dir>/<platform>-<arch>.<ext>` (e.g. windows-amd64.msi, darwin-arm64.pkg, linux-amd64.run), the first that exists. */
-export function nativeInstallerFile(dir: string | undefined, platform: InstallerPlatform, arch: string): { path: string; ext: string } | null {
+/**
+ * `<dir>/<platform>-<arch>.<ext>` (e.g. windows-amd64.msi, darwin-arm64.pkg, linux-amd64.run), the first that is a
+ * file and opens: opened, with its size, as a stream that reads it from disk as it is sent (and closes it at its
+ * end or when it is destroyed). Open, the file is the one measured even if it is removed or replaced meanwhile;
+ * a name that is gone, not a file or not readable is passed over.
+ */
+export async function openNativeInstaller(dir: string | undefined, platform: InstallerPlatform, arch: string): Promise<{ ext: string; size: number; stream: Readable } | null> {
   if (!dir) return null;
   for (const ext of NATIVE_EXTENSIONS[platform]) {
-    const path = join(dir, `${platform}-${baseArch(arch)}.${ext}`);
-    if (existsSync(path)) return { path, ext };
+    const file = await open(join(dir, `${platform}-${baseArch(arch)}.${ext}`), 'r').catch(() => null);
+    if (!file) continue;
+    const stat = await file.stat().catch(() => null);
+    if (!stat?.isFile()) {
+      await file.close().catch(() => undefined);
+      continue;
+    }
+    if (stat.size === 0) {
+      await file.close().catch(() => undefined);
+      return { ext, size: 0, stream: Readable.from([]) };
+    }
+    // Exactly the bytes measured: a file that grows meanwhile does not overrun Content-Length.
+    return { ext, size: stat.size, stream: file.createReadStream({ start: 0, end: stat.size - 1 }) };
   }
   return null;
 }
 
-export function buildInstaller(d: DeploymentEntity, serverUrl: string, platform: InstallerPlatform, installersDir?: string): Installer {
-  const native = nativeInstallerFile(installersDir, platform, d.arch);
+export async function buildInstaller(d: DeploymentEntity, serverUrl: string, platform: InstallerPlatform, installersDir?: string): Promise<Installer> {
+  const native = await openNativeInstaller(installersDir, platform, d.arch);
   if (native) {
     // The file cannot carry the token: its name does (rmm-agent-<token>.<ext>); the installer reads it from there.
-    return { filename: `rmm-agent-${d.uuid}.${native.ext}`, contentType: 'application/octet-stream', body: readFileSync(native.path) };
+    return { filename: `rmm-agent-${d.uuid}.${native.ext}`, contentType: 'application/octet-stream', body: native.stream, size: native.size };
   }
   const short = d.uuid.slice(0, 8);
   if (platform === 'windows') {

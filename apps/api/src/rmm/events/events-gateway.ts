@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer } from 'ws';
+import { ServerOptions, WebSocket, WebSocketServer } from 'ws';
 import type { ApiKeyEntity } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
@@ -28,12 +28,17 @@ const MAX_INBOUND_BYTES = 4 * 1024;
 export const PING_MS = 30_000;
 /** How often keys (revoked on another instance, expired) and agents (deleted) are checked again. */
 export const RECHECK_MS = 3_000;
-/** The most a subscriber may have waiting to be sent before it is closed with 1013. */
+/** The most a subscriber may have waiting to be sent: past it, nothing more is queued and it is closed with 1013. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
-/** Open subscriptions per API key (one more is refused with 429). */
+/** Open subscriptions per API key (one more is refused with 429); a subscription counts until its socket is gone. */
 export const MAX_SUBSCRIPTIONS_PER_KEY = 100;
 /** How long shutdown waits for subscribers to answer the close before dropping them. */
 const SHUTDOWN_GRACE_MS = 1_000;
+/**
+ * How long a closed subscriber has to answer the close frame before its socket is dropped (ws's default is 30 s).
+ * What was waiting for it is dropped at the close already; its socket holds at most one message and the close frame.
+ */
+export const CLOSE_TIMEOUT_MS = 5_000;
 
 /** Close codes a subscriber acts on (docs/events.md). */
 export const EVENTS_CLOSE = {
@@ -50,10 +55,20 @@ interface Subscriber {
   agentId: number;
   keyId: number;
   keyExpiresAt: Date | null;
-  /** Messages that came before hello was sent (sent right after it); null once hello is out. */
-  backlog: string[] | null;
-  backlogBytes: number;
+  /**
+   * Messages waiting for the socket, oldest first from `head`: the same Buffer for every subscriber of the agent,
+   * so what many slow subscribers wait for is held once. Handed to the socket one at a time, when it has sent
+   * everything before (`pump`); before hello is out (`ready`), none are.
+   */
+  queue: Buffer[];
+  head: number;
+  queuedBytes: number;
+  ready: boolean;
+  /** Told to close: it gets nothing more (its socket still counts against its key until it is gone). */
+  closing: boolean;
   alive: boolean;
+  /** Hands the socket the next waiting messages (called again each time the socket has sent one). */
+  pump: () => void;
 }
 
 type Admission = { key: ApiKeyEntity; agentId: number } | { status: number; detail: string; headers?: Record<string, string> };
@@ -67,8 +82,16 @@ type Admission = { key: ApiKeyEntity; agentId: number } | { status: number; deta
 @Injectable()
 export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('events-ws');
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_BYTES, perMessageDeflate: false });
+  // closeTimeout: ws 8.23 takes it, @types/ws 8.18 does not declare it yet.
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_INBOUND_BYTES,
+    perMessageDeflate: false,
+    closeTimeout: CLOSE_TIMEOUT_MS,
+  } as ServerOptions & { closeTimeout: number });
+  /** The subscribers events go to (one leaves when it is told to close). */
   private readonly byAgent = new Map<number, Set<Subscriber>>();
+  /** Every subscriber socket of a key, until the socket is gone: what MAX_SUBSCRIPTIONS_PER_KEY counts. */
   private readonly byKey = new Map<number, Set<Subscriber>>();
   /** Per agent, the events waiting behind a read (agent.updated): later events of that agent wait too, so order holds. */
   private readonly queues = new Map<number, Promise<void>>();
@@ -115,7 +138,7 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
     clearInterval(this.pinger);
     clearInterval(this.rechecker);
     for (const off of this.off.splice(0)) off();
-    const all = [...this.byAgent.values()].flatMap((set) => [...set]);
+    const all = [...this.byKey.values()].flatMap((set) => [...set]);
     const closed = all.map((s) => new Promise<void>((resolve) => (s.ws.readyState === WebSocket.CLOSED ? resolve() : s.ws.once('close', () => resolve()))));
     for (const s of all) this.close(s, EVENTS_CLOSE.shuttingDown);
     let timer: NodeJS.Timeout | undefined;
@@ -135,6 +158,12 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
       (admitted) => {
         if ('status' in admitted) return refuseUpgrade(socket, admitted.status, admitted.detail, admitted.headers);
         if (socket.destroyed) return;
+        // Counted here, in the same turn as the upgrade (handleUpgrade calls accept synchronously), so that upgrades
+        // of one key in flight together cannot all pass the count.
+        if ((this.byKey.get(admitted.key.id)?.size ?? 0) >= MAX_SUBSCRIPTIONS_PER_KEY) {
+          return refuseUpgrade(socket, 429, `too many open event subscriptions for this key (at most ${MAX_SUBSCRIPTIONS_PER_KEY})`, { 'Retry-After': '30' });
+        }
+        this.usage.touch(admitted.key.id, this.clock.now());
         this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, admitted.key, admitted.agentId));
       },
       (err: Error) => {
@@ -144,7 +173,7 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
     );
   };
 
-  /** In this order: the key (401, 403), the agent (404), the key's open subscriptions (429). */
+  /** In this order: the key (401, 403), the agent (404); then (onUpgrade) the key's open subscriptions (429). */
   private async admit(req: IncomingMessage, rawAgentId: string | undefined): Promise<Admission> {
     let key: ApiKeyEntity;
     try {
@@ -156,10 +185,6 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
     }
     const agentId = parseId(rawAgentId);
     if (agentId === null || !(await this.agentExists(agentId))) return { status: 404, detail: 'Not found' };
-    if ((this.byKey.get(key.id)?.size ?? 0) >= MAX_SUBSCRIPTIONS_PER_KEY) {
-      return { status: 429, detail: `too many open event subscriptions for this key (at most ${MAX_SUBSCRIPTIONS_PER_KEY})`, headers: { 'Retry-After': '30' } };
-    }
-    this.usage.touch(key.id, this.clock.now());
     return { key, agentId };
   }
 
@@ -174,11 +199,28 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private accept(ws: WebSocket, key: ApiKeyEntity, agentId: number): void {
-    const sub: Subscriber = { ws, agentId, keyId: key.id, keyExpiresAt: key.expiresAt, backlog: [], backlogBytes: 0, alive: true };
+    const sub: Subscriber = {
+      ws,
+      agentId,
+      keyId: key.id,
+      keyExpiresAt: key.expiresAt,
+      queue: [],
+      head: 0,
+      queuedBytes: 0,
+      ready: false,
+      closing: false,
+      alive: true,
+      pump: () => this.pump(sub),
+    };
     add(this.byAgent, agentId, sub);
     add(this.byKey, key.id, sub);
     this.logger.log(`subscriber of agent ${agentId} connected (key ${key.id})`);
-    ws.on('close', () => this.forget(sub));
+    // Only now is the socket gone: the key's count drops here, not when the subscriber is told to close.
+    ws.on('close', () => {
+      remove(this.byAgent, sub.agentId, sub);
+      remove(this.byKey, sub.keyId, sub);
+      drop(sub);
+    });
     ws.on('error', () => ws.terminate());
     ws.on('pong', () => (sub.alive = true));
     // Subscribers have nothing to say: what they send is ignored (never answered, never an error).
@@ -200,11 +242,10 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
       throw err;
     }
     const alerts = await this.alerts.openFor(agentId);
-    const backlog = sub.backlog ?? [];
-    sub.backlog = null;
-    sub.backlogBytes = 0;
-    this.write(sub, JSON.stringify(toWire('hello', { agentId, hello: { ...toAgentDetailDto(agent), alerts: alerts.map(toAlertDto) } }, this.clock.now())));
-    for (const text of backlog) this.write(sub, text);
+    if (sub.closing || sub.ws.readyState !== WebSocket.OPEN) return;
+    sub.ready = true;
+    sub.ws.send(JSON.stringify(toWire('hello', { agentId, hello: { ...toAgentDetailDto(agent), alerts: alerts.map(toAlertDto) } }, this.clock.now())), sub.pump);
+    this.pump(sub);
   }
 
   /** Every relayed event but agent.updated: mapped once, written to the agent's subscribers (in order behind a pending read). */
@@ -239,36 +280,60 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
     });
   }
 
+  /** One message, encoded once, queued for each subscriber of the agent (the same Buffer for all of them). */
   private broadcast(agentId: number, text: string): void {
-    for (const sub of this.byAgent.get(agentId) ?? []) this.write(sub, text);
+    const subs = this.byAgent.get(agentId);
+    if (!subs) return;
+    const data = Buffer.from(text);
+    for (const sub of subs) this.write(sub, data);
   }
 
-  /** Sends, or holds until hello is out; a subscriber with more than MAX_BUFFERED_BYTES waiting is closed (1013). */
-  private write(sub: Subscriber, text: string): void {
-    if (sub.backlog) {
-      sub.backlog.push(text);
-      sub.backlogBytes += Buffer.byteLength(text);
-      if (sub.backlogBytes > MAX_BUFFERED_BYTES) this.close(sub, EVENTS_CLOSE.tooSlow);
+  /**
+   * Queues a message, unless more than MAX_BUFFERED_BYTES is waiting for this subscriber already (queued here or
+   * in its socket): then nothing more is queued, and it is closed (1013).
+   */
+  private write(sub: Subscriber, data: Buffer): void {
+    if (sub.closing) return;
+    const waiting = sub.queuedBytes + sub.ws.bufferedAmount;
+    if (waiting > MAX_BUFFERED_BYTES) {
+      this.logger.warn(`subscriber of agent ${sub.agentId} closed: too slow (${waiting} bytes waiting)`);
+      this.close(sub, EVENTS_CLOSE.tooSlow);
       return;
     }
-    if (sub.ws.readyState !== WebSocket.OPEN) return;
-    sub.ws.send(text);
-    if (sub.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.logger.warn(`subscriber of agent ${sub.agentId} closed: too slow (${sub.ws.bufferedAmount} bytes waiting)`);
-      this.close(sub, EVENTS_CLOSE.tooSlow);
+    sub.queue.push(data);
+    sub.queuedBytes += data.length;
+    this.pump(sub);
+  }
+
+  /** Hands the socket waiting messages while it has nothing left to send (so it holds at most one it cannot send). */
+  private pump(sub: Subscriber): void {
+    const { ws } = sub;
+    while (sub.ready && !sub.closing && sub.head < sub.queue.length && ws.readyState === WebSocket.OPEN && ws.bufferedAmount === 0) {
+      const data = sub.queue[sub.head];
+      sub.queue[sub.head++] = EMPTY;
+      sub.queuedBytes -= data.length;
+      ws.send(data, { binary: false }, sub.pump);
+    }
+    if (sub.head === sub.queue.length) {
+      sub.queue = [];
+      sub.head = 0;
+    } else if (sub.head > 1024 && sub.head * 2 > sub.queue.length) {
+      sub.queue = sub.queue.slice(sub.head);
+      sub.head = 0;
     }
   }
 
-  /** Closes with a code and a reason; the subscriber gets nothing more from this moment. */
+  /**
+   * Closes with a code and a reason; the subscriber gets nothing more from this moment, and what was waiting for
+   * it is dropped at once. The close frame follows at most one message already in the socket: a subscriber that
+   * reads gets it; one that does not answer within CLOSE_TIMEOUT_MS is dropped (the count of its key drops then).
+   */
   private close(sub: Subscriber, how: { code: number; reason: string }): void {
-    this.forget(sub);
-    sub.backlog = null;
-    if (sub.ws.readyState === WebSocket.OPEN || sub.ws.readyState === WebSocket.CONNECTING) sub.ws.close(how.code, how.reason);
-  }
-
-  private forget(sub: Subscriber): void {
+    if (sub.closing) return;
+    sub.closing = true;
     remove(this.byAgent, sub.agentId, sub);
-    remove(this.byKey, sub.keyId, sub);
+    drop(sub);
+    if (sub.ws.readyState === WebSocket.OPEN || sub.ws.readyState === WebSocket.CONNECTING) sub.ws.close(how.code, how.reason);
   }
 
   private closeKey(keyId: number, how: { code: number; reason: string }): void {
@@ -279,7 +344,9 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
     for (const set of this.byAgent.values()) {
       for (const sub of set) {
         if (!sub.alive) {
-          this.forget(sub);
+          sub.closing = true;
+          remove(this.byAgent, sub.agentId, sub);
+          drop(sub);
           sub.ws.terminate();
           continue;
         }
@@ -325,6 +392,15 @@ export function apiKeyOf(req: IncomingMessage): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Drops what was waiting for a subscriber. */
+function drop(sub: Subscriber): void {
+  sub.queue = [];
+  sub.head = 0;
+  sub.queuedBytes = 0;
 }
 
 function add<K>(map: Map<K, Set<Subscriber>>, k: K, sub: Subscriber): void {
