@@ -67,6 +67,7 @@ describe('main.js with a bad configuration', () => {
   it.each([
     [{ PORT: 'eighty' }, /^rmm-server: invalid configuration: PORT must be a whole number from 0 to 65535, got "eighty"$/],
     [{ DATABASE_URL: 'mysql://db/x' }, /^rmm-server: invalid configuration: DATABASE_URL must start with postgres:\/\/ or postgresql:\/\//],
+    [{ RMM_AGENT_OFFLINE_AFTER_SECONDS: '10' }, /^rmm-server: invalid configuration: RMM_AGENT_OFFLINE_AFTER_SECONDS must be greater than twice RMM_AGENT_HEARTBEAT_SECONDS \(2 × 30 = 60\), got "10"$/],
     [{ DATABASE_URL: 'postgres://nobody:pw@127.0.0.1:1/x' }, /^rmm-server: cannot connect to PostgreSQL at postgres:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/x: connection refused/],
   ])('stops with one clear line and a non-zero exit code for %j', async (env, line) => {
     const res = await run([MAIN_JS], cleanEnv(env as Record<string, string>), 30_000);

@@ -28,7 +28,7 @@ describe('system alerts', () => {
   let tenant: { clientId: number; siteId: number };
   beforeAll(async () => {
     t = await startTestApp(
-      { RMM_ADMIN_API_KEY: ADMIN, RMM_AGENT_OFFLINE_AFTER_SECONDS: '60', RMM_AGENT_OVERDUE_AFTER_SECONDS: '600', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' },
+      { RMM_ADMIN_API_KEY: ADMIN, RMM_AGENT_HEARTBEAT_SECONDS: '20', RMM_AGENT_OFFLINE_AFTER_SECONDS: '60', RMM_AGENT_OVERDUE_AFTER_SECONDS: '600', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' },
       { clock },
     );
     tenant = await createTenant(t, 'Alerting Ltd', 'HQ');

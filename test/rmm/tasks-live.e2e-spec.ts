@@ -49,10 +49,21 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
   const instances: TestApp[] = [];
   const admin = { 'X-API-KEY': ADMIN };
 
-  /** One more instance of the whole app on the shared database. */
+  /**
+   * One more instance of the whole app on the shared database. For 10 s after it starts (its offline threshold),
+   * a run for an agent that is not connected waits for the agent (tasks-restart.e2e-spec.ts); then agent_offline.
+   */
   async function startInstance(clock?: FixedClock): Promise<TestApp> {
     const app = await startTestApp(
-      { LOG_LEVEL: 'warn', RMM_ADMIN_API_KEY: ADMIN, RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_TASK_TICK_MS: '200' },
+      {
+        LOG_LEVEL: 'warn',
+        RMM_ADMIN_API_KEY: ADMIN,
+        RMM_RATE_LIMIT_PER_MINUTE: '100000',
+        RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000',
+        RMM_TASK_TICK_MS: '200',
+        RMM_AGENT_HEARTBEAT_SECONDS: '3',
+        RMM_AGENT_OFFLINE_AFTER_SECONDS: '10',
+      },
       { db, clock },
     );
     instances.push(app);
@@ -213,14 +224,14 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
     }
   });
 
-  it('records agent_offline at once for an agent that is not connected, and opens its alert', async () => {
+  it('records agent_offline at once for an agent that is not connected (past the start window), and opens its alert', async () => {
     const tenant = await createTenant(a, 'Offline Ltd');
     const away = await insertAgent(a, { hostname: 'OFFLINE-WS-01', ...tenant, status: 'offline' });
     const task = await createTask(a, { name: 'Weekly report', agent: String(away), script: await script('tasks-live-away', 'echo never') });
     const runs = await until('an agent_offline run', async () => {
       const r = await runsOf(a, task.id);
       return r.length > 0 && r[r.length - 1].status !== 'running' ? r : undefined;
-    });
+    }, 20_000); // (run alone, this test may start within the 10 s start window)
     expect(runs[runs.length - 1]).toMatchObject({ status: 'agent_offline', retcode: null, stdout: '', script_run: null, finished_at: expect.any(String) });
     const alerts = (await a.http.get(`/api/v3/alerts/?alert_type=task_failure&agent=${away}`).set(admin)).body;
     expect(alerts).toHaveLength(1);
@@ -239,11 +250,12 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
     try {
       const task = await createTask(b, { name: 'Both instances', agent: agentId, script: await script('tasks-live-both', 'echo both') });
       // The agent is connected to instance a: the runs b claims find it not connected there (command routing
-      // across instances is the Redis issue's), which tells the two apart.
+      // across instances is the Redis issue's), which tells the two apart. (b's first run waits for the agent
+      // through b's 10 s start window.)
       await until('runs claimed by both instances', async () => {
         const r = await runsOf(b, task.id);
         return r.some((x) => x.status === 'succeeded') && r.some((x) => x.status === 'agent_offline') && r.length >= 4;
-      }, 30_000);
+      }, 45_000);
       runs = await stop(b, task.id);
     } finally {
       offs.forEach((off) => off());

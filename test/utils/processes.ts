@@ -65,15 +65,26 @@ export interface Started {
   output: () => string;
   /** SIGTERM, then wait for the exit code. */
   stop(): Promise<number | null>;
+  /** Ctrl-C at a terminal: SIGINT to the whole process group (started `detached`), then wait for the exit. */
+  interrupt(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts the real server and waits until `url`/healthz answers. */
-export async function startMain(env: NodeJS.ProcessEnv, url: string, timeoutMs = 60_000): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN_JS], { env, cwd: ROOT });
+/**
+ * Starts the real server (or `command`, e.g. `npm start`) and waits until `url`/healthz answers. `detached`: in
+ * a process group of its own, as a terminal's foreground job is (so that interrupt() signals the group).
+ */
+export async function startMain(
+  env: NodeJS.ProcessEnv,
+  url: string,
+  timeoutMs = 60_000,
+  options: { detached?: boolean; command?: [string, ...string[]] } = {},
+): Promise<Started> {
+  const [command, ...args] = options.command ?? [process.execPath, MAIN_JS];
+  const child = spawn(command, args, { env, cwd: ROOT, detached: options.detached === true });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('close', (code, signal) => r({ code, signal })));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
@@ -84,7 +95,8 @@ export async function startMain(env: NodeJS.ProcessEnv, url: string, timeoutMs =
       /* not listening yet */
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      if (options.detached) process.kill(-child.pid!, 'SIGKILL');
+      else child.kill('SIGKILL');
       throw new Error(`server did not answer within ${timeoutMs} ms:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 200));
@@ -94,6 +106,10 @@ export async function startMain(env: NodeJS.ProcessEnv, url: string, timeoutMs =
     output: () => out,
     stop: async () => {
       child.kill('SIGTERM');
+      return (await exited).code;
+    },
+    interrupt: async () => {
+      process.kill(-child.pid!, 'SIGINT');
       return exited;
     },
   };

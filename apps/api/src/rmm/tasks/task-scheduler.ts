@@ -5,6 +5,7 @@ import { TransactionHost } from '../../database/transaction-host';
 import { AlertsService } from '../alerts/alerts.service';
 import { RmmEvents } from '../events/rmm-events';
 import { RUN_OUTPUT_CAP, ScriptRunsService } from '../script-runs/script-runs.service';
+import { AgentReconnection } from './agent-reconnection';
 import { nextAfterClaim } from './schedule';
 import { ClaimedRun, TaskRunOutcome, TaskRunsRepository } from './task-runs.repository';
 
@@ -28,6 +29,8 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
   private sweeper?: NodeJS.Timeout;
   private ticking?: Promise<void>;
   private stopped = false;
+  /** Aborted at shutdown: runs still waiting for their agent after the start (agent-reconnection.ts) stop waiting. */
+  private stopping = new AbortController();
   /** Runs this instance carries, by task_runs id. */
   private readonly inFlight = new Map<number, { run: ClaimedRun; done: Promise<void> }>();
 
@@ -39,10 +42,12 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
     private readonly events: RmmEvents,
     private readonly clock: Clock,
     private readonly config: RuntimeConfig,
+    private readonly reconnection: AgentReconnection,
   ) {}
 
   onApplicationBootstrap(): void {
     this.stopped = false;
+    this.stopping = new AbortController();
     const sweep = (): void => void this.sweep().catch((err: Error) => this.logger.warn(`stale task-run sweep failed: ${err.message}`));
     sweep();
     clearInterval(this.sweeper);
@@ -50,15 +55,20 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
     this.schedule();
   }
 
-  /** Stops claiming; runs still in flight here are recorded interrupted (their answers will not be heard). */
+  /**
+   * Stops claiming; runs still in flight here, those waiting for their agent included, are recorded interrupted
+   * (their answers will not be heard).
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     clearInterval(this.sweeper);
     await this.ticking;
     const now = this.clock.now();
+    const carried = [...this.inFlight.values()];
+    this.stopping.abort();
     await Promise.all(
-      [...this.inFlight.values()].map(({ run }) =>
+      carried.map(({ run }) =>
         this.finish(run, { status: 'interrupted', retcode: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, finishedAt: now }, 'the server stopped mid-run').catch(
           (err: Error) => this.logger.warn(`task run ${run.runId} not closed: ${err.message}`),
         ),
@@ -130,6 +140,7 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
   /** Runs the task's script on its agent (through script runs, so it streams like runscript) and records the end. */
   private async carry(run: ClaimedRun): Promise<void> {
     this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'running', retcode: null });
+    if (!(await this.agentBack(run))) return;
     const script = await this.repo.script(run.scriptId);
     if (!script) {
       await this.finish(run, this.outcome('failed'), `its script ${run.scriptId} is gone`);
@@ -159,6 +170,15 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
         await this.finish(run, { ...base, status: 'failed', retcode: null }, o.error ?? 'the agent could not run it');
         return;
     }
+  }
+
+  /**
+   * Just after a start, a run whose agent is not connected yet waits for it to reconnect (agent-reconnection.ts;
+   * the run holds its slot meanwhile). False when the server is stopping: beforeApplicationShutdown records it.
+   */
+  private async agentBack(run: ClaimedRun): Promise<boolean> {
+    await this.reconnection.waitFor(run.agentId, this.stopping.signal);
+    return !this.stopped;
   }
 
   private outcome(status: TaskRunOutcome['status']): TaskRunOutcome {
@@ -192,7 +212,7 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
 
   /** Runs left `running` by a server that died are closed as interrupted (and alert like any failed run). */
   private async sweep(): Promise<void> {
-    const swept = await this.repo.interruptStale(this.clock.now());
+    const swept = await this.repo.interruptStale(this.clock.now(), this.config.agentOfflineAfterSeconds);
     for (const run of swept) {
       this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'interrupted', retcode: null });
       await this.alertOn(run, 'interrupted', 'the server carrying it stopped mid-run');

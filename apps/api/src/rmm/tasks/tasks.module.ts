@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AlertsModule } from '../alerts/alerts.module';
 import { ScriptRunsModule } from '../script-runs/script-runs.module';
+import { AgentReconnection } from './agent-reconnection';
 import { TaskRunsRepository } from './task-runs.repository';
 import { TaskScheduler } from './task-scheduler';
 import { TasksController } from './tasks.controller';
@@ -11,6 +12,6 @@ import { TasksService } from './tasks.service';
 @Module({
   imports: [AlertsModule, ScriptRunsModule],
   controllers: [TasksController],
-  providers: [TasksRepository, TaskRunsRepository, TasksService, TaskScheduler],
+  providers: [TasksRepository, TaskRunsRepository, TasksService, TaskScheduler, AgentReconnection],
 })
 export class TasksModule {}
