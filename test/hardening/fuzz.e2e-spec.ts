@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { UsersService } from '../../apps/api/src/platform/users/users.service';
+import { jsonBodyOf, OpenApiDoc, operationsOf, Operation, resolveSchema, Schema } from '../utils/openapi-doc';
 import { createKey, createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
@@ -16,8 +17,6 @@ import { startTestApp, TestApp } from '../utils/test-app';
  *
  * FUZZ_REQUESTS (default 12000) sets the size, FUZZ_SEED replays a run (the seed is printed).
  */
-type Schema = { $ref?: string; type?: string; properties?: Record<string, Schema>; enum?: unknown[]; items?: Schema };
-type Operation = { parameters?: Array<{ in: string; name: string; schema?: Schema }>; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, unknown> };
 interface FuzzRequest {
   method: string;
   path: string;
@@ -28,10 +27,7 @@ interface FuzzRequest {
   op: string;
 }
 
-const doc = JSON.parse(readFileSync(join(__dirname, '../../docs/openapi.json'), 'utf8')) as {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema> };
-};
+const doc = JSON.parse(readFileSync(join(__dirname, '../../docs/openapi.json'), 'utf8')) as OpenApiDoc;
 const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 12_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
 const CONCURRENCY = 4;
@@ -45,7 +41,7 @@ const LIMITS = {
   PLATFORM_RATE_LIMIT_PER_USER_PER_MINUTE: '1000000',
 };
 
-const resolve = (s: Schema | undefined): Schema | undefined => (s?.$ref ? doc.components.schemas[s.$ref.split('/').pop()!] : s);
+const resolve = (s: Schema | undefined): Schema | undefined => resolveSchema(doc, s);
 
 // ---- generators ----
 const controlChars = fc.string({ unit: fc.constantFrom('\u0000', '\u0001', '\n', '\r', '\t', '\u001b', '\u007f', 'a') });
@@ -81,7 +77,7 @@ function valueFor(schema: Schema | undefined, ids: number[]): fc.Arbitrary<unkno
 }
 
 function bodyFor(op: Operation, ids: number[]): fc.Arbitrary<string | Buffer | undefined> {
-  const schema = resolve(op.requestBody?.content['application/json']?.schema);
+  const schema = jsonBodyOf(doc, op);
   const props = Object.entries(schema?.properties ?? {});
   const shaped = fc
     .tuple(
@@ -172,11 +168,7 @@ describe('fuzzing every operation', () => {
   }
 
   it(`answers ${TOTAL} hostile requests with documented 4xx (or success), never a 5xx or a hang`, async () => {
-    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item)
-        .filter(([, op]) => typeof op === 'object' && op.responses)
-        .map(([method, op]) => ({ path, method, op })),
-    );
+    const operations = operationsOf(doc);
     const arbitrary = fc.oneof(...operations.map(({ path, method, op }) => requestsFor(path, method, op)));
     const requests = fc.sample(arbitrary, { numRuns: TOTAL, seed: SEED });
     const documented = new Map(operations.map(({ path, method, op }) => [`${method.toUpperCase()} ${path}`, new Set(Object.keys(op.responses).map(Number))]));

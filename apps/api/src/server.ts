@@ -241,7 +241,9 @@ function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, 
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
+    const messages = Object.values(e.constraints ?? {});
+    // A null that a field refuses fails its type checks too: say the one thing that is wrong.
+    const own = (e.value === null && messages.length > 0 ? [`${field} must not be null`] : messages).map((message) => ({ field, message }));
     return [...own, ...flattenValidationErrors(e.children ?? [], field)];
   });
 }

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AGENT_STATUSES, AgentDisk, AgentEntity, AgentStatus, MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
+import { IsOptionalNotNull } from '../common/optional-not-null';
 import { PageQueryDto } from '../common/pagination.dto';
 import { PG_INT_MAX, iso } from '../../common/values';
 import type { AgentRow } from './agents.sql';
@@ -151,12 +152,12 @@ export class RunScriptDto {
   script: number;
 
   @ApiPropertyOptional({ enum: ['wait', 'forget', 'collector'], default: 'wait' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(['wait', 'forget', 'collector'])
   output?: 'wait' | 'forget' | 'collector';
 
   @ApiPropertyOptional({ type: [String], description: "Arguments; default: the script's default args" })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -164,7 +165,7 @@ export class RunScriptDto {
   args?: string[];
 
   @ApiPropertyOptional({ minimum: 1, maximum: 300, default: 90, description: 'seconds' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(300)

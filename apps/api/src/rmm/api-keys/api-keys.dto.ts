@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { API_KEY_SCOPES, ApiKeyEntity, ApiKeyScope } from '@app/entities';
 import { iso } from '../../common/values';
+import { IsOptionalNotNull } from '../common/optional-not-null';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'psa-integration', maxLength: 200 })
@@ -17,13 +18,13 @@ export class CreateApiKeyDto {
   @IsIn(API_KEY_SCOPES as unknown as string[], { each: true })
   scopes: ApiKeyScope[];
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the key stops working (future). Or use expires_in.' })
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time', description: 'When the key stops working (future). Or use expires_in. Left out or null: the key does not expire' })
   @IsOptional()
   @IsISO8601({ strict: true })
-  expires_at?: string;
+  expires_at?: string | null;
 
   @ApiPropertyOptional({ example: '30d', description: 'Lifetime from now: 90m, 12h, 30d, 4w' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @Matches(/^\d{1,6}[smhdw]$/)
   expires_in?: string;
 }

@@ -3,6 +3,7 @@ import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength,
 import { ALERT_SEVERITIES, AlertSeverity, CHECK_STATUSES, CHECK_TYPES, CheckEntity, CheckResultEntity, CheckStatus, CheckType } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
 import { AGENT_ID_SCHEMA, IsAgentId } from '../common/agent-id';
+import { IsOptionalNotNull } from '../common/optional-not-null';
 
 const SETTINGS_DOC =
   'Per check type: diskspace {drive: "C:" or "/", threshold_percent 1-99 (alert below this % free)}; ' +
@@ -34,7 +35,7 @@ export class CreateCheckDto {
   check_type: CheckType;
 
   @ApiPropertyOptional({ maxLength: 200, description: 'Default: made from the type and settings' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
@@ -45,54 +46,54 @@ export class CreateCheckDto {
   settings: Record<string, unknown>;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 1, description: 'Consecutive failures before an alert' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(100)
   fails_b4_alert?: number;
 
   @ApiPropertyOptional({ minimum: RUN_INTERVAL_MIN, maximum: RUN_INTERVAL_MAX, default: RUN_INTERVAL_DEFAULT, description: RUN_INTERVAL_DOC })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(RUN_INTERVAL_MIN)
   @Max(RUN_INTERVAL_MAX)
   run_interval?: number;
 
   @ApiPropertyOptional({ enum: ALERT_SEVERITIES, default: 'warning', description: SEVERITY_DOC })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(ALERT_SEVERITIES as unknown as string[])
   severity?: AlertSeverity;
 }
 
 export class UpdateCheckDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: `Replaces the settings. ${SETTINGS_DOC}` })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject()
   settings?: Record<string, unknown>;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100 })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(100)
   fails_b4_alert?: number;
 
   @ApiPropertyOptional({ minimum: RUN_INTERVAL_MIN, maximum: RUN_INTERVAL_MAX, description: RUN_INTERVAL_DOC })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(RUN_INTERVAL_MIN)
   @Max(RUN_INTERVAL_MAX)
   run_interval?: number;
 
   @ApiPropertyOptional({ enum: ALERT_SEVERITIES, description: `${SEVERITY_DOC} (an alert already open keeps its own)` })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(ALERT_SEVERITIES as unknown as string[])
   severity?: AlertSeverity;
 }

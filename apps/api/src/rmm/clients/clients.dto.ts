@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import { ClientEntity, SiteEntity } from '@app/entities';
+import { IsOptionalNotNull } from '../common/optional-not-null';
 
 export class SiteRefDto {
   @ApiProperty() id: number;
@@ -27,7 +28,7 @@ export class CreateClientDto {
   name: string;
 
   @ApiPropertyOptional({ example: 'HQ', description: 'Also create a first site with this name' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(200)

@@ -3,6 +3,7 @@ import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, 
 import { Arch, ARCHES, DeploymentEntity } from '@app/entities';
 import { INSTALL_FLAGS_MAX_LENGTH } from '@app/entities/deployment.entity';
 import { PG_INT_MAX } from '../../common/values';
+import { IsOptionalNotNull } from '../common/optional-not-null';
 
 export class CreateDeploymentDto {
   @ApiProperty({ description: 'client id', example: 1 })
@@ -18,12 +19,12 @@ export class CreateDeploymentDto {
   site: number;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'ISO 8601, in the future. Default: 24 hours from now' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsISO8601({ strict: true })
   expires?: string;
 
   @ApiPropertyOptional({ enum: ARCHES, default: 'amd64' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(ARCHES as unknown as string[])
   arch?: Arch;
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ScriptEntity, Shell, SHELLS } from '@app/entities';
+import { IsOptionalNotNull } from '../common/optional-not-null';
 
 export const MAX_SCRIPT_BYTES = 1024 * 1024;
 
@@ -27,7 +28,7 @@ export class CreateScriptDto {
   body: string;
 
   @ApiPropertyOptional({ type: [String], description: 'Default arguments' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -35,14 +36,15 @@ export class CreateScriptDto {
   args?: string[];
 
   @ApiPropertyOptional({ minimum: 1, maximum: 300, default: 90, description: 'Default timeout, seconds' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(300)
   default_timeout?: number;
 }
 
-export class UpdateScriptDto extends PartialType(CreateScriptDto) {}
+/** Each field may be left out (kept as it is); only description may be null (cleared). */
+export class UpdateScriptDto extends PartialType(CreateScriptDto, { skipNullProperties: false }) {}
 
 /** The spec's Script, plus its defaults. */
 export class ScriptDto {

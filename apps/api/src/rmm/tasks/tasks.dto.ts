@@ -4,6 +4,7 @@ import { TaskEntity } from '@app/entities';
 import { PageQueryDto } from '../common/pagination.dto';
 import { PG_INT_MAX, iso } from '../../common/values';
 import { AGENT_ID_SCHEMA, IsAgentId } from '../common/agent-id';
+import { IsOptionalNotNull } from '../common/optional-not-null';
 
 export class TaskFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ ...AGENT_ID_SCHEMA, description: 'agent id' })
@@ -39,34 +40,34 @@ export class CreateTaskDto {
   schedule: string;
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
 }
 
 export class UpdateTaskDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name?: string;
 
   @ApiPropertyOptional({ description: 'script id' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(PG_INT_MAX)
   script?: number;
 
   @ApiPropertyOptional({ description: 'Cron expression in UTC: 5 fields, or 6 with seconds first; next_run_at restarts from now' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(200)
   schedule?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
 }
