@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { FakeAgent } from '../utils/fake-agent';
-import { cleanEnv, freePort, startMain, Started } from '../utils/processes';
+import { ServerProcess, startServerProcess } from '../utils/server-process';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
 import { sleep, until } from '../utils/wait';
 
@@ -95,21 +95,17 @@ const frames = (checkIds: number[]): fc.Arbitrary<Frame> =>
  */
 describe(`agent protocol fuzz (${MESSAGES} mutated messages, seed ${SEED})`, () => {
   let db: TestDatabase;
-  let server: Started;
+  let server: ServerProcess;
   let url: string;
   const admin = { 'X-API-KEY': ADMIN, 'Content-Type': 'application/json' };
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    server = await startMain(
-      cleanEnv({ DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', RMM_ADMIN_API_KEY: ADMIN, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', RMM_RATE_LIMIT_PER_MINUTE: '1000000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' }),
-      url,
-    );
+    server = await startServerProcess({ DATABASE_URL: db.url, RMM_ADMIN_API_KEY: ADMIN, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', RMM_RATE_LIMIT_PER_MINUTE: '1000000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' });
+    url = server.url;
   });
   afterAll(async () => {
-    if (server && server.child.exitCode === null) await server.stop();
+    await server?.stop();
     await db?.drop();
   });
 
@@ -175,7 +171,7 @@ describe(`agent protocol fuzz (${MESSAGES} mutated messages, seed ${SEED})`, () 
       else a.sendRaw(fill(i % 3, f.text));
       // an agent's pace, in bursts (the rate limit would close a faster one: that is tested elsewhere)
       if (i % 50 === 49) await sleep(30);
-      if (i % 500 === 499) expect(server.child.exitCode).toBeNull();
+      if (i % 500 === 499) expect(server.exitCode()).toBeNull();
     }
     fuzzing = false;
     // answer whatever is still waiting properly, so that the operator's last call ends
@@ -183,7 +179,7 @@ describe(`agent protocol fuzz (${MESSAGES} mutated messages, seed ${SEED})`, () 
     await operator;
     for (const a of agents) a?.ws.terminate();
 
-    expect(server.child.exitCode).toBeNull();
+    expect(server.exitCode()).toBeNull();
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect(statuses.length).toBeGreaterThan(0);
     expect(statuses.filter((s) => ![200, 409, 422, 502, 504].includes(s))).toEqual([]);

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { FakeAgent } from '../utils/fake-agent';
-import { cleanEnv, freePort, startMain, Started } from '../utils/processes';
+import { ServerProcess, startServerProcess } from '../utils/server-process';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
 import { sleep, until } from '../utils/wait';
 
@@ -12,12 +11,6 @@ const ADMIN = 'agent-memory-admin-key-0123456789abcdef';
  */
 const MAX_GROWTH_MIB = 100;
 
-/** The server's resident set size (VmRSS of /proc/<pid>/status), in MiB. */
-function rssMiB(pid: number): number {
-  const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-  return kb / 1024;
-}
-
 /**
  * Finding 4 of issue "Trust the live core", on the agent channel: an enrolled agent that sends and never reads.
  * The server is a real process (dist/apps/api/src/main.js) so that its memory is measured from /proc; each flood
@@ -26,21 +19,17 @@ function rssMiB(pid: number): number {
  */
 describe('agent channel memory under floods (real server process)', () => {
   let db: TestDatabase;
-  let server: Started;
+  let server: ServerProcess;
   let url: string;
   const admin = { 'X-API-KEY': ADMIN, 'Content-Type': 'application/json' };
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    server = await startMain(
-      cleanEnv({ DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', RMM_ADMIN_API_KEY: ADMIN, LOG_LEVEL: 'error', LOG_FORMAT: 'json', RMM_RATE_LIMIT_PER_MINUTE: '1000000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' }),
-      url,
-    );
+    server = await startServerProcess({ DATABASE_URL: db.url, RMM_ADMIN_API_KEY: ADMIN, LOG_LEVEL: 'error', LOG_FORMAT: 'json', RMM_RATE_LIMIT_PER_MINUTE: '1000000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' });
+    url = server.url;
   });
   afterAll(async () => {
-    if (server && server.child.exitCode === null) await server.stop();
+    await server?.stop();
     await db?.drop();
   });
 
@@ -64,23 +53,22 @@ describe('agent channel memory under floods (real server process)', () => {
    * system at once, so "returned" is measured as "not kept": the old code kept gigabytes, round after round.)
    */
   const measure = async (seconds: number, flood: (until: number) => Promise<void>, roundsToRun = 2): Promise<void> => {
-    const pid = server.child.pid!;
-    await sleep(1_000);
-    const base = rssMiB(pid);
+        await sleep(1_000);
+    const base = server.rssMiB();
     const rounds: Array<{ peak: number; after: number }> = [];
     for (let round = 0; round < roundsToRun; round++) {
-      let peak = rssMiB(pid);
-      const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 100);
+      let peak = server.rssMiB();
+      const sampler = setInterval(() => (peak = Math.max(peak, server.rssMiB())), 100);
       try {
         await flood(Date.now() + seconds * 1000);
         await sleep(1_000);
       } finally {
         clearInterval(sampler);
       }
-      rounds.push({ peak: Math.max(peak, rssMiB(pid)), after: rssMiB(pid) });
+      rounds.push({ peak: Math.max(peak, server.rssMiB()), after: server.rssMiB() });
     }
     process.stdout.write(`rss MiB: base ${base.toFixed(0)}, ${rounds.map((r, i) => `round ${i + 1} peak +${(r.peak - base).toFixed(0)} after +${(r.after - base).toFixed(0)}`).join(', ')}\n`);
-    expect(server.child.exitCode).toBeNull();
+    expect(server.exitCode()).toBeNull();
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     for (const r of rounds) expect(r.peak - base).toBeLessThan(MAX_GROWTH_MIB);
     if (rounds.length > 1) expect(rounds[1].after - rounds[0].after).toBeLessThan(MAX_GROWTH_MIB / 4);

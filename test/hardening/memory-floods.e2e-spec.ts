@@ -202,6 +202,7 @@ describe('memory under floods (the real server process, RSS from /proc)', () => 
       RMM_DOWNLOAD_IDLE_TIMEOUT_MS: String(DOWNLOAD_IDLE_MS),
       RMM_RATE_LIMIT_PER_MINUTE: '100000',
       RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000',
+      RMM_DOWNLOAD_RATE_LIMIT_PER_MINUTE: '100000', // (the flood is about memory, not the per-address limit)
     });
   }, 60_000);
   afterEach(() => {

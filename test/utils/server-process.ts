@@ -17,6 +17,8 @@ export interface ServerProcess {
   connections(): Map<number, string>;
   /** Everything the server wrote on stdout and stderr. */
   output(): string;
+  /** The exit code once it has exited (null while it runs: a server that died on a message shows here). */
+  exitCode(): number | null;
   /** SIGTERM, and the exit code. */
   stop(): Promise<number | null>;
 }
@@ -37,6 +39,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     rssMiB: () => rssMiB(pid),
     connections: () => connections(pid, port),
     output: started.output,
+    exitCode: () => started.child.exitCode ?? (started.child.signalCode ? -1 : null),
     stop: started.stop,
   };
 }
