@@ -108,9 +108,19 @@ if (!redisUrl) {
       const sent = await until('the command at the agent', () => conn.sent[0]);
       expect(sent).toEqual({ type: 'script.run', id: expect.any(String), ...run });
       expect(a.local.isRunOf(7, run.runId)).toBe(true); // its output chunks are accepted by A's gateway
-      expect(a.local.deliver(7, sent.id, { ok: true, result: answer })).toBe(true);
+      expect(a.local.deliver(7, sent.id, { ok: true, result: answer })).toEqual({ to: 'request' });
       await expect(pending).resolves.toEqual(answer);
       expect(a.local.isRunOf(7, run.runId)).toBe(false);
+
+      // a refusal and an invalid answer reach B as they are, with what was wrong (the run's error)
+      const refusal = b.channel.request(7, 'script.run', run, 60_000);
+      const second = await until('the second command', async () => conn.sent[1]);
+      a.local.deliver(7, second.id, { ok: false, error: 'interpreter not found: cmd' });
+      await expect(refusal).rejects.toMatchObject({ code: AgentsErrorCode.Refused, message: 'agent refused: interpreter not found: cmd' });
+      const invalid = b.channel.request(7, 'script.run', run, 60_000);
+      const third = await until('the third command', async () => conn.sent[2]);
+      expect(a.local.deliver(7, third.id, { ok: true })).toEqual({ to: 'request', invalid: '/result is required' });
+      await expect(invalid).rejects.toMatchObject({ code: AgentsErrorCode.InvalidAnswer, message: 'agent sent an invalid answer', fields: [{ field: 'answer', message: '/result is required' }] });
     });
 
     it('NotConnected at once when no instance owns the agent, or its owner is gone; Disconnected when the owner loses it; NoAnswer at the time-out', async () => {
