@@ -198,7 +198,8 @@ describe('operator CLI', () => {
     },
   );
 
-  it.each([
+  // (each case is its own process, with nothing shared: they run side by side)
+  it.concurrent.each([
     ['an empty scope', ['apikey', 'create', '--name', 'x', '--scopes', 'clients:read,,admin'], '--scopes has an empty entry'],
     ['a malformed duration', ['apikey', 'create', '--name', 'x', '--scopes', 'admin', '--expires-in', 'soon'], '--expires-in must be a positive duration'],
     ['a zero duration', ['apikey', 'create', '--name', 'x', '--scopes', 'admin', '--expires-in', '0d'], '--expires-in must be a positive duration'],
