@@ -53,5 +53,5 @@ describe('instances started together on an empty database', () => {
         await db.drop();
       }
     }
-  });
+  }, 180_000); // (ten rounds of three starts: about 50 s alone, more on a loaded machine)
 });
