@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { FakeAgent } from '../utils/fake-agent';
 import { FixedClock } from '../../apps/api/src/common/clock';
 import { AgentGateway } from '../../apps/api/src/rmm/agent-channel/agent-gateway';
 import { AgentPresenceRepository } from '../../apps/api/src/rmm/agent-channel/agent-presence.repository';
@@ -10,63 +11,6 @@ import { startTestApp, TestApp } from '../utils/test-app';
 
 const ADMIN = 'agent-channel-admin-key-0123456789';
 type Message = { type: string; id?: string } & Record<string, unknown>;
-
-/** A WebSocket speaking the agent protocol, as the reference agent will (docs/decisions.md, Agents). */
-class FakeAgent {
-  readonly messages: Message[] = [];
-  private waiters: Array<() => void> = [];
-  closed?: { code: number; reason: string };
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      this.messages.push(JSON.parse(data.toString()) as Message);
-      for (const w of this.waiters.splice(0)) w();
-    });
-    ws.on('close', (code, reason) => {
-      this.closed = { code, reason: reason.toString() };
-      for (const w of this.waiters.splice(0)) w();
-    });
-  }
-
-  static connect(url: string, headers: Record<string, string>): Promise<FakeAgent> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/agent/v1/ws`, { headers });
-      const agent = new FakeAgent(ws);
-      ws.once('open', () => resolve(agent));
-      ws.once('unexpected-response', (_req, res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d));
-        res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body })));
-      });
-      ws.once('error', reject);
-    });
-  }
-
-  async next(type: string, timeoutMs = 5_000): Promise<Message> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.messages.findIndex((m) => m.type === type);
-      if (found >= 0) return this.messages.splice(found, 1)[0];
-      if (this.closed) throw new Error(`closed (${this.closed.code} ${this.closed.reason}) before ${type}`);
-      if (Date.now() > deadline) throw new Error(`no ${type} within ${timeoutMs} ms`);
-      await new Promise<void>((r) => {
-        this.waiters.push(r);
-        setTimeout(r, 100);
-      });
-    }
-  }
-
-  async whenClosed(timeoutMs = 5_000): Promise<{ code: number; reason: string }> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    if (!this.closed) throw new Error('still open');
-    return this.closed;
-  }
-
-  send(message: Message): void {
-    this.ws.send(JSON.stringify(message));
-  }
-}
 
 /** The agent channel, /agent/v1/ws, over real WebSockets. */
 describe('agent channel', () => {
@@ -93,7 +37,7 @@ describe('agent channel', () => {
     return { agentId: r.body.agent_id, secret: r.body.agent_secret };
   };
   const connect = async (agentId: string, secret: string): Promise<FakeAgent> => {
-    const a = await FakeAgent.connect(t.url, { 'X-Agent-Id': agentId, Authorization: `Bearer ${secret}` });
+    const a = await FakeAgent.connectWith(t.url, { 'X-Agent-Id': agentId, Authorization: `Bearer ${secret}` });
     open.push(a);
     return a;
   };
@@ -126,7 +70,7 @@ describe('agent channel', () => {
       {},
       { 'X-Agent-Id': 'abc', Authorization: 'Bearer x' },
     ]) {
-      await expect(FakeAgent.connect(t.url, headers)).rejects.toMatchObject({ status: 401, body: '{"detail":"Invalid agent credentials"}' });
+      await expect(FakeAgent.connectWith(t.url, headers)).rejects.toMatchObject({ status: 401, body: '{"detail":"Invalid agent credentials"}' });
     }
   });
 
@@ -180,7 +124,7 @@ describe('agent channel', () => {
     const again = await enroll('chan-ws-06', { agent_id: first.agentId, agent_secret: first.secret });
     expect(again.agentId).toBe(first.agentId);
     expect(await old.whenClosed()).toEqual({ code: 4001, reason: 'agent re-enrolled: this secret no longer works' });
-    await expect(FakeAgent.connect(t.url, { 'X-Agent-Id': first.agentId, Authorization: `Bearer ${first.secret}` })).rejects.toMatchObject({ status: 401 });
+    await expect(FakeAgent.connectWith(t.url, { 'X-Agent-Id': first.agentId, Authorization: `Bearer ${first.secret}` })).rejects.toMatchObject({ status: 401 });
     const fresh = await connect(again.agentId, again.secret);
     expect(await fresh.next('hello')).toMatchObject({ agent_id: first.agentId });
   });
@@ -443,7 +387,7 @@ describe('agent channel', () => {
     // the TCP level (behind nginx: the next replica takes it), never a 503 from the server on its way out.
     const retried = new Promise<string>((resolve) =>
       agent.ws.once('close', () => {
-        FakeAgent.connect(t.url, { 'X-Agent-Id': agentId, Authorization: `Bearer ${secret}` }).then(
+        FakeAgent.connectWith(t.url, { 'X-Agent-Id': agentId, Authorization: `Bearer ${secret}` }).then(
           () => resolve('accepted'),
           (err: { code?: string; status?: number }) => resolve(err.code ?? `HTTP ${err.status}`),
         );
@@ -474,7 +418,7 @@ describe('agent status by silence', () => {
     const tenant = await createTenant(t, 'Silence Ltd', 'HQ');
     const d = await t.http.post('/api/v3/agents/deployments/').set(admin).send({ client: tenant.clientId, site: tenant.siteId });
     const r = await t.http.post('/agent/v1/register').set('Authorization', `Bearer ${d.body.uuid}`).send({ hostname: 'quiet-ws-01', plat: 'linux', version: '0.1.0' });
-    const agent = await FakeAgent.connect(t.url, { 'X-Agent-Id': r.body.agent_id, Authorization: `Bearer ${r.body.agent_secret}` });
+    const agent = await FakeAgent.connectWith(t.url, { 'X-Agent-Id': r.body.agent_id, Authorization: `Bearer ${r.body.agent_secret}` });
     expect(await agent.next('hello')).toMatchObject({ heartbeat_seconds: 10 });
     const seen: string[] = [];
     const bus = t.server.app.get(RmmEvents);
@@ -495,7 +439,7 @@ describe('agent status by silence', () => {
       expect(await status()).toBe('overdue');
       for (let i = 0; i < 50 && seen.length < 2; i++) await new Promise((res) => setTimeout(res, 20));
       expect(seen).toEqual([`offline ${r.body.agent_id}`, `overdue ${r.body.agent_id}`]);
-      const back = await FakeAgent.connect(t.url, { 'X-Agent-Id': r.body.agent_id, Authorization: `Bearer ${r.body.agent_secret}` });
+      const back = await FakeAgent.connectWith(t.url, { 'X-Agent-Id': r.body.agent_id, Authorization: `Bearer ${r.body.agent_secret}` });
       await back.next('hello');
       expect(await status()).toBe('online');
       back.ws.terminate();

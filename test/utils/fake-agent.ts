@@ -23,13 +23,22 @@ export class FakeAgent {
     ws.on('error', () => undefined); // a refused or dropped connection shows as `closed`
   }
 
-  /** Connects with the agent's id and secret (rejects with the HTTP status when the upgrade is refused). */
+  /** Connects with the agent's id and secret (rejects with the HTTP status and body when the upgrade is refused). */
   static connect(url: string, agentId: string, secret: string): Promise<FakeAgent> {
+    return FakeAgent.connectWith(url, { 'X-Agent-Id': agentId, Authorization: `Bearer ${secret}` });
+  }
+
+  /** Connects with these upgrade headers as they are (right, wrong or missing credentials). */
+  static connectWith(url: string, headers: Record<string, string>): Promise<FakeAgent> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/agent/v1/ws`, { headers: { 'X-Agent-Id': agentId, Authorization: `Bearer ${secret}` } });
+      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/agent/v1/ws`, { headers });
       const agent = new FakeAgent(ws);
       ws.once('open', () => resolve(agent));
-      ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode })));
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d));
+        res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body })));
+      });
       ws.once('error', reject);
     });
   }
