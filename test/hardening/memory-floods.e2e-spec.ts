@@ -203,6 +203,7 @@ describe('memory under floods (the real server process, RSS from /proc)', () => 
       RMM_RATE_LIMIT_PER_MINUTE: '100000',
       RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000',
       RMM_DOWNLOAD_RATE_LIMIT_PER_MINUTE: '100000', // (the flood is about memory, not the per-address limit)
+      RMM_AGENT_MAX_MESSAGES_PER_SECOND: '5000', // (its agent streams ~400 chunks a second: the subscribers are under test here)
     });
   }, 60_000);
   afterEach(() => {
