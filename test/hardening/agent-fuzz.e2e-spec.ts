@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { FakeAgent } from '../utils/fake-agent';
-import { ServerProcess, startServerProcess } from '../utils/server-process';
+import { apiClient, enrollAgent, ServerProcess, startServerProcess } from '../utils/server-process';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
 import { sleep, until } from '../utils/wait';
 
@@ -97,35 +97,25 @@ describe(`agent protocol fuzz (${MESSAGES} mutated messages, seed ${SEED})`, () 
   let db: TestDatabase;
   let server: ServerProcess;
   let url: string;
-  const admin = { 'X-API-KEY': ADMIN, 'Content-Type': 'application/json' };
+  let api: ReturnType<typeof apiClient>;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     server = await startServerProcess({ DATABASE_URL: db.url, RMM_ADMIN_API_KEY: ADMIN, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', RMM_RATE_LIMIT_PER_MINUTE: '1000000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' });
     url = server.url;
+    api = apiClient(url, ADMIN);
   });
   afterAll(async () => {
     await server?.stop();
     await db?.drop();
   });
 
-  const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${url}${path}`, { method, headers: admin, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
+
 
   it('stays up, answers every runscript with a documented status, and still serves a well-behaved agent', async () => {
     process.stdout.write(`agent fuzz seed ${SEED} (RMM_FUZZ_SEED=${SEED} replays it)\n`);
-    const clients = (await api('GET', '/api/v3/clients/')).body as Array<{ id: number; sites: Array<{ id: number }> }>;
-    const tenant = { client: clients[0].id, site: clients[0].sites[0].id };
     const credentials: Array<{ agentId: string; secret: string }> = [];
-    for (let i = 0; i < 3; i++) {
-      const d = await api('POST', '/api/v3/agents/deployments/', tenant);
-      const r = await fetch(`${url}/agent/v1/register`, { method: 'POST', headers: { Authorization: `Bearer ${d.body.uuid}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ hostname: `fuzz-${i}`, plat: 'linux', version: '0.1.0' }) });
-      const reg = (await r.json()) as { agent_id: string; agent_secret: string };
-      credentials.push({ agentId: reg.agent_id, secret: reg.agent_secret });
-    }
+    for (let i = 0; i < 3; i++) credentials.push(await enrollAgent(url, api, `fuzz-${i}`));
     const check = await api('POST', '/api/v3/checks/', { agent: credentials[0].agentId, check_type: 'memory', settings: { threshold_percent: 90 } });
     const script = await api('POST', '/api/v3/scripts/', { name: 'fuzzed', shell: 'bash', body: 'echo hi' });
 

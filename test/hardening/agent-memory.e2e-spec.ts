@@ -1,5 +1,5 @@
 import { FakeAgent } from '../utils/fake-agent';
-import { ServerProcess, startServerProcess } from '../utils/server-process';
+import { apiClient, enrollAgent, ServerProcess, startServerProcess } from '../utils/server-process';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
 import { sleep, until } from '../utils/wait';
 
@@ -21,30 +21,22 @@ describe('agent channel memory under floods (real server process)', () => {
   let db: TestDatabase;
   let server: ServerProcess;
   let url: string;
-  const admin = { 'X-API-KEY': ADMIN, 'Content-Type': 'application/json' };
+  let api: ReturnType<typeof apiClient>;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     server = await startServerProcess({ DATABASE_URL: db.url, RMM_ADMIN_API_KEY: ADMIN, LOG_LEVEL: 'error', LOG_FORMAT: 'json', RMM_RATE_LIMIT_PER_MINUTE: '1000000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' });
     url = server.url;
+    api = apiClient(url, ADMIN);
   });
   afterAll(async () => {
     await server?.stop();
     await db?.drop();
   });
 
-  const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${url}${path}`, { method, headers: admin, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
-  const enroll = async (hostname: string): Promise<{ agentId: string; secret: string }> => {
-    const clients = (await api('GET', '/api/v3/clients/')).body as Array<{ id: number; sites: Array<{ id: number }> }>;
-    const d = await api('POST', '/api/v3/agents/deployments/', { client: clients[0].id, site: clients[0].sites[0].id });
-    const r = await fetch(`${url}/agent/v1/register`, { method: 'POST', headers: { Authorization: `Bearer ${d.body.uuid}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ hostname, plat: 'linux', version: '0.1.0' }) });
-    const reg = (await r.json()) as { agent_id: string; agent_secret: string };
-    return { agentId: reg.agent_id, secret: reg.agent_secret };
-  };
+
+  const enroll = (hostname: string): Promise<{ agentId: string; secret: string }> => enrollAgent(url, api, hostname);
+
 
   /**
    * Runs `flood` twice for `seconds` each, sampling the server's RSS. The growth at the peak must stay under

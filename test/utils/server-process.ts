@@ -95,3 +95,31 @@ function connections(pid: number, port: number): Map<number, string> {
   }
   return found;
 }
+
+/** What a call to the server answered: its status and its JSON body (null when empty). */
+export interface Answer {
+  status: number;
+  body: any;
+}
+
+/** A JSON client of the server's HTTP API with one X-API-KEY (fetch: the process under test is another process). */
+export function apiClient(url: string, key: string): (method: string, path: string, body?: unknown) => Promise<Answer> {
+  return async (method, path, body) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+}
+
+/** Registers an agent in the default tenant through a fresh deployment; its id and secret. */
+export async function enrollAgent(url: string, api: ReturnType<typeof apiClient>, hostname: string): Promise<{ agentId: string; secret: string }> {
+  const clients = (await api('GET', '/api/v3/clients/')).body as Array<{ id: number; sites: Array<{ id: number }> }>;
+  const d = await api('POST', '/api/v3/agents/deployments/', { client: clients[0].id, site: clients[0].sites[0].id });
+  const r = await fetch(`${url}/agent/v1/register`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${d.body.uuid}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ hostname, plat: 'linux', version: '0.1.0' }),
+  });
+  const reg = (await r.json()) as { agent_id: string; agent_secret: string };
+  return { agentId: reg.agent_id, secret: reg.agent_secret };
+}
