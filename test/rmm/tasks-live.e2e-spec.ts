@@ -233,7 +233,11 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
       return r.length > 0 && r[r.length - 1].status !== 'running' ? r : undefined;
     }, 20_000); // (run alone, this test may start within the 10 s start window)
     expect(runs[runs.length - 1]).toMatchObject({ status: 'agent_offline', retcode: null, stdout: '', script_run: null, finished_at: expect.any(String) });
-    const alerts = (await a.http.get(`/api/v3/alerts/?alert_type=task_failure&agent=${away}`).set(admin)).body;
+    // (the alert is opened right after the run is recorded)
+    const alerts = await until('its task_failure alert', async () => {
+      const body = (await a.http.get(`/api/v3/alerts/?alert_type=task_failure&agent=${away}`).set(admin)).body as Array<{ message: string }>;
+      return body.length > 0 ? body : undefined;
+    });
     expect(alerts).toHaveLength(1);
     expect(alerts[0].message).toMatch(/^Task "Weekly report" could not run: the agent was not connected at \d{4}-\d\d-\d\dT/);
     await stop(a, task.id);

@@ -205,7 +205,14 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
     }),
   );
   setupSwagger(app);
-  await app.init();
+  try {
+    await app.init();
+  } catch (err) {
+    // A start that fails half-way (a bootstrap hook threw) leaves nothing running: what did start (the key
+    // revocation listener, timers, pools) is closed before the error goes up.
+    await app.close().catch(() => undefined);
+    throw err;
+  }
   return app;
 }
 
