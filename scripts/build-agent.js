@@ -8,6 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { newest } = require('./newest-mtime');
+const { acquire } = require('./build-lock');
 
 const root = path.resolve(__dirname, '..');
 const bundles = [
@@ -17,6 +18,7 @@ const bundles = [
 const inputs = [path.join(root, 'apps', 'agent'), path.join(root, 'package-lock.json'), __filename];
 
 
+acquire(root, 'build-agent'); // (released when this process exits)
 if (process.argv.includes('--if-stale')) {
   const built = Math.min(...bundles.map(({ outfile }) => (fs.existsSync(outfile) ? fs.statSync(outfile).mtimeMs : 0)));
   if (built >= Math.max(...inputs.map((p) => newest(p)))) process.exit(0);

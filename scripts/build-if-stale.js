@@ -7,6 +7,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { newest } = require('./newest-mtime');
+const { acquire } = require('./build-lock');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
@@ -15,6 +16,7 @@ const skip = new Set([path.join(root, 'apps', 'agent')]);
 const inputs = ['apps', 'libs', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'];
 
 
+acquire(root, 'build'); // (released when this process exits)
 const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
 const latest = Math.max(...inputs.map((i) => newest(path.join(root, i), skip)));
 if (built >= latest && process.argv[2] !== '--force') process.exit(0);

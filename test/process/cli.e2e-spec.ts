@@ -3,6 +3,10 @@ import { Client } from 'pg';
 import { CLI_JS, cleanEnv, ROOT, run } from '../utils/processes';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
 
+// Every command is a process that loads the server's modules (about 1 s of CPU): on a machine busy with a second
+// `npm test`, a hook of several commands takes minutes, not seconds.
+jest.setTimeout(300_000);
+
 /** `npm run cli -- …` as an operator runs it: a real process on the server's database. */
 describe('operator CLI', () => {
   let db: TestDatabase;

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { LocalRmmEvents } from './rmm-events';
 
 describe('LocalRmmEvents', () => {
@@ -14,7 +15,9 @@ describe('LocalRmmEvents', () => {
     expect(other).toEqual([]);
   });
 
-  it('keeps a failing subscriber from reaching the publisher or the other subscribers', () => {
+  it('keeps a failing subscriber from reaching the publisher or the other subscribers, and logs it', () => {
+    // (the ERROR line is asserted here rather than printed in the middle of `npm test`)
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const bus = new LocalRmmEvents();
     const seen: number[] = [];
     bus.on('apikey.revoked', () => {
@@ -23,5 +26,7 @@ describe('LocalRmmEvents', () => {
     bus.on('apikey.revoked', (e) => seen.push(e.keyId));
     expect(() => bus.emit('apikey.revoked', { keyId: 9 })).not.toThrow();
     expect(seen).toEqual([9]);
+    expect(logged.mock.calls).toEqual([['handler of apikey.revoked failed: subscriber bug']]);
+    logged.mockRestore();
   });
 });
