@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// npm run watch -- --url URL --key KEY --agent ID
+// RMM_WATCH_KEY=KEY npm run -s watch -- --url URL --agent ID
 // Prints an agent's live events (the events WebSocket /rmm/{agent_id}/, docs/events.md), one readable line each.
 // Plain JavaScript on the `ws` package: it runs right after `npm ci`, with no build step.
 // Exit codes: 0 on Ctrl-C; 1 when the server refuses (401 bad key, 403 scope, 404 agent), cannot be reached at
@@ -14,16 +14,23 @@ const USAGE = `usage: npm run watch -- --agent ID [--url URL] [--key KEY] [--jso
 
   --agent ID       the agent whose events to print (required)
   --url URL        the server (default: $RMM_URL or http://localhost:3000); http(s):// or ws(s)://
-  --key KEY        a management API key with agents:read (default: $RMM_API_KEY)
+  --key KEY        a management API key with agents:read (default: $RMM_WATCH_KEY; the
+                   variable keeps the key out of the command line that npm and ps show)
   --json           print each message as the server sent it (one JSON object a line)
   --no-reconnect   exit (1) when the connection drops instead of reconnecting
+
+A key: npm run -s cli -- apikey create --name watch --scopes agents:read
+(RMM_API_KEY, which \`keys show\` prints, is the enrollment function's key and cannot watch.)
 `;
+
+/** What to do about a refused key, after the server's answer. */
+const KEY_HINT = 'watch needs a management API key with the agents:read scope (an admin key has it); create one with: npm run -s cli -- apikey create --name watch --scopes agents:read, and pass it in RMM_WATCH_KEY';
 
 /** Closes after which reconnecting cannot help. */
 const FINAL_CLOSES = new Set([4401, 4404]);
 
 function parseArgs(argv) {
-  const opts = { url: process.env.RMM_URL || 'http://localhost:3000', key: process.env.RMM_API_KEY || '', agent: '', json: false, reconnect: true };
+  const opts = { url: process.env.RMM_URL || 'http://localhost:3000', key: process.env.RMM_WATCH_KEY || '', agent: '', json: false, reconnect: true };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -59,7 +66,7 @@ function parseArgs(argv) {
   if (opts.help) return opts;
   if (!opts.agent) throw new Error('--agent is required');
   if (!/^\d{1,10}$/.test(opts.agent)) throw new Error(`--agent must be an agent id (digits), not ${JSON.stringify(opts.agent)}`);
-  if (!opts.key) throw new Error('--key (or RMM_API_KEY) is required');
+  if (!opts.key) throw new Error('a key is required: RMM_WATCH_KEY (or --key), a management API key with agents:read');
   let url;
   try {
     url = new URL(opts.url);
@@ -164,6 +171,7 @@ function main() {
           /* not JSON: print it as it is */
         }
         process.stderr.write(`watch: the server refused: ${res.statusCode} ${detail}\n`);
+        if (res.statusCode === 401 || res.statusCode === 403) process.stderr.write(`watch: ${KEY_HINT}\n`);
         process.exit(1);
       });
     });

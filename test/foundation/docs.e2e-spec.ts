@@ -82,13 +82,29 @@ describe('README truths', () => {
     const watch = JSON.parse(read('package.json')).scripts.watch as string;
     expect(watch).toMatch(/^node scripts\/[\w-]+\.js$/);
     expect(existsSync(join(__dirname, '../..', watch.split(' ')[1]))).toBe(true);
-    expect(section).toContain('npm run watch -- --url http://localhost:3000 --key "$KEY" --agent 42');
+    expect(section).toContain('RMM_WATCH_KEY="$KEY" npm run -s watch -- --url http://localhost:3000 --agent 42');
     // the plain client uses the key as ?api_key= on the path the server serves (test/process/watch.e2e-spec.ts runs it)
     expect(section).toContain('"ws://localhost:3000/rmm/42/?api_key=$KEY"');
     expect(sources('apps/api/src').some((f) => /['"`]\/rmm\/[:{$]/.test(read(f)))).toBe(true);
     for (const doc of ['docs/events.md', 'docs/asyncapi.yaml']) expect(section).toContain(`(${doc})`);
     // and it is no longer announced as coming
     expect(readme).not.toMatch(/Nothing listens on that path yet|Not there yet: the `\/rmm\//);
+  });
+
+  it('never has npm echo a key: every documented npm script given a key or secret runs with -s (or takes it from a variable)', () => {
+    const docs = ['README.md', ...readdirSync(join(__dirname, '../../docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const offending: string[] = [];
+    for (const doc of docs) {
+      read(doc)
+        .split('\n')
+        .forEach((line, i) => {
+          // `npm run X -- … --key/--secret/--token …` or a $KEY/$SECRET argument, without -s: npm prints the command line
+          for (const m of line.matchAll(/npm run (?!-s )[\w:-]+[^`|]*/g)) {
+            if (/--(key|secret|token|password)\b|\$\{?\w*(KEY|SECRET|TOKEN|PASSWORD)\b/i.test(m[0])) offending.push(`${doc}:${i + 1}: ${m[0]}`);
+          }
+        });
+    }
+    expect(offending).toEqual([]);
   });
 
   it('git-ignores the files its examples leave in the project folder', () => {

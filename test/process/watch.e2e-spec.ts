@@ -39,8 +39,9 @@ describe('npm run watch', () => {
     await t?.close();
   });
 
-  const watch = (...args: string[]): Watcher => {
-    const child = spawn(process.execPath, [WATCH_JS, ...args], { cwd: ROOT, env: { ...process.env, RMM_API_KEY: '', RMM_URL: '' } });
+  const watch = (...args: string[]): Watcher => watchWith({}, ...args);
+  const watchWith = (env: Record<string, string>, ...args: string[]): Watcher => {
+    const child = spawn(process.execPath, [WATCH_JS, ...args], { cwd: ROOT, env: { ...process.env, RMM_API_KEY: '', RMM_WATCH_KEY: '', RMM_URL: '', ...env } });
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => (out += d));
@@ -98,8 +99,11 @@ describe('npm run watch', () => {
       [ADMIN, '999999', 'the server refused: 404 Not found'],
     ]) {
       const res = await run([WATCH_JS, '--url', t.url, '--key', key, '--agent', agent], process.env, 15_000);
-      expect([res.code, res.stderr.trim(), res.stdout]).toEqual([1, `watch: ${expected}`, '']);
+      expect([res.code, res.stderr.split('\n')[0], res.stdout]).toEqual([1, `watch: ${expected}`, '']);
       expect(res.stderr).not.toContain(key);
+      // a refused key is told which scope it needs and how to make one
+      const hint = 'watch: watch needs a management API key with the agents:read scope (an admin key has it); create one with: npm run -s cli -- apikey create --name watch --scopes agents:read, and pass it in RMM_WATCH_KEY';
+      expect(res.stderr.trim().split('\n').slice(1)).toEqual(expected.includes('404') ? [] : [hint]);
     }
 
     const w = watch('--url', t.url, '--key', ADMIN, '--agent', String(id));
@@ -136,11 +140,23 @@ describe('npm run watch', () => {
     }
   });
 
+  it('takes its key from RMM_WATCH_KEY (nothing on the command line), never from the function key RMM_API_KEY', async () => {
+    const id = await insertAgent(t, { hostname: 'watch-04', clientId: tenant.clientId, siteId: tenant.siteId });
+    const w = watchWith({ RMM_WATCH_KEY: ADMIN, RMM_API_KEY: 'rmm_the-function-key' }, '--url', t.url, '--agent', String(id));
+    expect(await line(w, /hello/)).toMatch(/hello {14}agent \d+ watch-04 online, 0 open alerts$/);
+    expect(w.stdout() + w.stderr()).not.toContain(ADMIN);
+
+    // RMM_API_KEY alone is not a watch key: asked for one, with where it comes from
+    const res = await run([WATCH_JS, '--url', t.url, '--agent', String(id)], { ...process.env, RMM_WATCH_KEY: '', RMM_API_KEY: ADMIN }, 15_000);
+    expect([res.code, res.stderr.split('\n')[0]]).toEqual([2, 'watch: a key is required: RMM_WATCH_KEY (or --key), a management API key with agents:read']);
+    expect(res.stderr).toContain('npm run -s cli -- apikey create --name watch --scopes agents:read');
+  });
+
   it('exits 2 with the usage for a usage error, through npm run watch', () => {
-    const npm = (...args: string[]) => spawnSync('npm', ['run', '-s', 'watch', '--', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, RMM_API_KEY: '', RMM_URL: '' } });
+    const npm = (...args: string[]) => spawnSync('npm', ['run', '-s', 'watch', '--', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, RMM_API_KEY: '', RMM_WATCH_KEY: '', RMM_URL: '' } });
     for (const [args, message] of <Array<[string[], string]>>[
       [['--key', 'k'], '--agent is required'],
-      [['--agent', '42'], '--key (or RMM_API_KEY) is required'],
+      [['--agent', '42'], 'a key is required: RMM_WATCH_KEY (or --key), a management API key with agents:read'],
       [['--agent', 'abc', '--key', 'k'], '--agent must be an agent id (digits), not "abc"'],
       [['--agent', '1', '--key', 'k', '--url', 'ftp://x'], '--url must be http(s):// or ws(s)://, not ftp:'],
       [['--agent', '1', '--key', 'k', '--bogus'], 'unknown argument --bogus'],
