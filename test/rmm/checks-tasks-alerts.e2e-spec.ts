@@ -104,6 +104,26 @@ describe('/api/v3 checks, tasks and alerts', () => {
       expect(page.headers['x-total-count']).toBe(String(all.length));
     });
 
+    it('renames a check named after its settings when they change; a name the operator gave stays', async () => {
+      const generated = (await create({ check_type: 'cpuload', settings: { threshold_percent: 95 } })).body;
+      expect(generated.name).toBe('CPU load above 95%');
+      const changed = await t.http.patch(`/api/v3/checks/${generated.id}/`).set(admin()).send({ settings: { threshold_percent: 100 } });
+      expect(changed.body).toMatchObject({ name: 'CPU load above 100%', settings: { threshold_percent: 100 } });
+      expect((await t.http.get(`/api/v3/checks/${generated.id}/`).set(admin())).body.name).toBe('CPU load above 100%');
+      // other changes leave it as it is
+      expect((await t.http.patch(`/api/v3/checks/${generated.id}/`).set(admin()).send({ severity: 'error' })).body.name).toBe('CPU load above 100%');
+
+      const named = (await create({ check_type: 'cpuload', name: 'Build server CPU', settings: { threshold_percent: 95 } })).body;
+      expect((await t.http.patch(`/api/v3/checks/${named.id}/`).set(admin()).send({ settings: { threshold_percent: 99 } })).body.name).toBe('Build server CPU');
+      // a new name and new settings in one change: the name given wins
+      expect((await t.http.patch(`/api/v3/checks/${generated.id}/`).set(admin()).send({ name: 'Mine', settings: { threshold_percent: 90 } })).body.name).toBe('Mine');
+
+      const script = (await create({ check_type: 'script', settings: { script: scriptId } })).body;
+      const other = (await t.http.post('/api/v3/scripts/').set(admin()).send({ name: 'Health 2', shell: 'bash', body: 'exit 0' })).body.id;
+      expect((await t.http.patch(`/api/v3/checks/${script.id}/`).set(admin()).send({ settings: { script: other } })).body.name).toBe(`Script ${other}`);
+      for (const id of [generated.id, named.id, script.id]) expect((await t.http.delete(`/api/v3/checks/${id}/`).set(admin())).status).toBe(204);
+    });
+
     it('updates name, settings (checked against the type), threshold, run_interval and severity; deletes', async () => {
       const c = (await create({ check_type: 'memory', settings: { threshold_percent: 80 }, run_interval: 30, severity: 'info' })).body;
       expect(c).toMatchObject({ run_interval: 30, severity: 'info' });

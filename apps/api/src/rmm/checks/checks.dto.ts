@@ -73,7 +73,7 @@ export class UpdateCheckDto {
   @MaxLength(200)
   name?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: `Replaces the settings. ${SETTINGS_DOC}` })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: `Replaces the settings; a name made from the settings (none was given) follows them. ${SETTINGS_DOC}` })
   @IsOptionalNotNull()
   @IsObject()
   settings?: Record<string, unknown>;

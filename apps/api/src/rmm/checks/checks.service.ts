@@ -68,7 +68,13 @@ export class ChecksService {
     if (body.fails_b4_alert !== undefined) fields.failsB4Alert = body.fails_b4_alert;
     if (body.run_interval !== undefined) fields.runInterval = body.run_interval;
     if (body.severity !== undefined) fields.severity = body.severity;
-    if (body.settings !== undefined) Object.assign(fields, await this.validSettings(check.checkType, body.settings));
+    if (body.settings !== undefined) {
+      Object.assign(fields, await this.validSettings(check.checkType, body.settings));
+      // A name generated from the settings follows them ("CPU load above 95%" becomes "… 100%"); a name the
+      // operator gave stays. (A script check's settings carry its script as `script`, as the API shows them.)
+      const before = check.checkType === 'script' ? { ...check.settings, script: check.scriptId } : check.settings;
+      if (body.name === undefined && check.name === defaultCheckName(check.checkType, before)) fields.name = defaultCheckName(check.checkType, body.settings);
+    }
     await this.repo.update(id, fields);
     this.sync.push(check.agentId);
     return this.get(id);
