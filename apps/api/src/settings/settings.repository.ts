@@ -1,10 +1,11 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { AppSettingEntity } from '@app/entities';
+import { SecretStore } from '../config/secret-store';
 import { TransactionHost } from '../database/transaction-host';
 
 /** The app_settings table: values decided once and reused on every later start. */
 @Injectable()
-export class SettingsRepository {
+export class SettingsRepository implements SecretStore {
   constructor(private readonly tx: TransactionHost) {}
 
   /** Returns the stored value, storing `make()` first when there is none. Safe when two instances race. */
@@ -37,7 +38,7 @@ export class SettingsRepository {
   }
 }
 
-/** Provides SettingsRepository to the config and to the bootstrap. */
+/** Provides SettingsRepository to the bootstrap, and as SecretStore to the config. */
 @Global()
-@Module({ providers: [SettingsRepository], exports: [SettingsRepository] })
+@Module({ providers: [SettingsRepository, { provide: SecretStore, useExisting: SettingsRepository }], exports: [SettingsRepository, SecretStore] })
 export class SettingsModule {}

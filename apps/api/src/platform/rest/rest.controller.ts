@@ -2,10 +2,11 @@ import { applyDecorators, Body, Controller, Delete, Get, Param, Patch, Post, Req
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
+import { PLATFORM_BUDGET_WINDOW_MS } from '../../common/rate-limit/platform-budget';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { InvalidTokenError } from '../auth/access-tokens';
-import { budgetOf, PLATFORM_BUDGET_WINDOW_MS, PlatformCaller, PlatformCallers } from '../platform-caller';
+import { budgetOf, PlatformCaller, PlatformCallers } from '../platform-caller';
 import { PostgrestError, RestErrorCode } from '../platform-errors';
 import { FILTER_LIMITS, FILTER_OPS, MAX_ROWS } from './rest-query';
 import { RestRequest, RestResponse, RestService } from './rest.service';
