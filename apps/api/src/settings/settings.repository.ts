@@ -13,7 +13,7 @@ export class SettingsRepository implements SecretStore {
     const existing = await this.get(name);
     if (existing !== null) return { value: existing, created: false };
     const value = await make();
-    const inserted: unknown[] = await this.tx.query(
+    const inserted = await this.tx.rows<{ name: string }>(
       'INSERT INTO app_settings (name, value, secret) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING RETURNING name',
       [name, value, secret],
     );
@@ -27,7 +27,7 @@ export class SettingsRepository implements SecretStore {
   }
 
   async set(name: string, value: string, secret: boolean): Promise<void> {
-    await this.tx.query(
+    await this.tx.exec(
       'INSERT INTO app_settings (name, value, secret) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value',
       [name, value, secret],
     );
