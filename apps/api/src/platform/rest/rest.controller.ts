@@ -52,7 +52,7 @@ const READ_PARAMS = applyDecorators(
 
 /** /rest/v1/{table}: the PostgREST subset. Each handler resolves the caller, then hands the request over. */
 @ApiTags('data platform: REST (PostgREST-compatible)')
-// The apikey header and the bearer token are the data-key and user-jwt security schemes (swagger.ts).
+// The apikey header and the bearer token are the data-key and user-jwt security schemes (openapi/swagger.ts).
 @ApiParam(TABLE)
 @ApiResponse({ status: 401, description: "No or unknown apikey (the gateway's {message}), or a bad token (PGRST301/PGRST303); 42501 for anon" })
 @ApiResponse({ status: 403, description: '42501: the role may not do this (row-level security, column grants)' })
