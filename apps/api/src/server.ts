@@ -11,7 +11,7 @@ import { Clock } from './common/clock';
 import { FieldError, invalid } from './common/errors/domain-error';
 import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
 import { createLogger, NestPinoLogger, registerSecret } from './common/logging/logger';
-import { setupSwagger } from './common/http/swagger';
+import { setupSwagger } from './openapi/swagger';
 import { AppConfig } from './config/app-config';
 import { RuntimeConfig } from './config/runtime-config';
 import { OpenDatabase, openDatabase } from './database/database';

@@ -1,12 +1,13 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { SettingsRepository } from '../settings/settings.repository';
 import { AppConfig } from './app-config';
 import { resolveRuntimeConfig, RuntimeConfig } from './runtime-config';
+import { SecretStore } from './secret-store';
 
 /**
  * Provides RuntimeConfig (the environment read once at boot, completed with the stored generated secrets)
- * and the Clock everywhere. Depends on no feature: seeding is the backend bootstrap's (rmm/bootstrap).
+ * and the Clock everywhere. Depends on no feature: seeding is the backend bootstrap's (rmm/bootstrap), and the
+ * stored secrets come through SecretStore, which the settings module provides.
  */
 @Global()
 @Module({})
@@ -18,8 +19,8 @@ export class ConfigModule {
         { provide: Clock, useValue: clock },
         {
           provide: RuntimeConfig,
-          inject: [SettingsRepository],
-          useFactory: (settings: SettingsRepository) => resolveRuntimeConfig(config, settings),
+          inject: [SecretStore],
+          useFactory: (settings: SecretStore) => resolveRuntimeConfig(config, settings),
         },
       ],
       exports: [RuntimeConfig, Clock],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SettingsRepository } from '../settings/settings.repository';
 import { AppConfig } from './app-config';
+import { SecretStore } from './secret-store';
 
 /**
  * The configuration the app runs with: the environment's values (every field of AppConfig, declared once
@@ -27,7 +27,7 @@ export interface RuntimeConfig extends AppConfig {
 export class RuntimeConfig {}
 
 /** The environment's configuration, with each secret it does not give read from (or first stored in) app_settings. */
-export async function resolveRuntimeConfig(config: AppConfig, settings: SettingsRepository): Promise<RuntimeConfig> {
+export async function resolveRuntimeConfig(config: AppConfig, settings: SecretStore): Promise<RuntimeConfig> {
   const generated: string[] = [];
   const generatedNow: string[] = [];
   const secret = async (name: string, given: string | undefined, make: () => string): Promise<string> => {

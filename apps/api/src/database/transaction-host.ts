@@ -1,7 +1,7 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import { DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryResult, Repository } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { Pool } from 'pg';
@@ -10,7 +10,7 @@ import type { Pool } from 'pg';
  * The one way to the database for repositories, and the one transaction helper for services
  * (vendure's TransactionalConnection): `tx.run(() => …)` opens a transaction held in an
  * AsyncLocalStorage, and every repository call made inside it, however deep, joins it through
- * `tx.repo(Entity)` / `tx.query()`. Outside `run` they use the pool. A nested `run` joins the outer one.
+ * `tx.repo(Entity)` / `tx.rows()` / `tx.exec()`. Outside `run` they use the pool. A nested `run` joins the outer one.
  */
 @Injectable()
 export class TransactionHost {
@@ -32,16 +32,38 @@ export class TransactionHost {
   }
 
   /**
-   * Raw SQL. In a transaction, on its connection. Outside one, straight to the pool (node-postgres), with the
-   * result shaped as TypeORM's `query` shapes it (UPDATE and DELETE: `[rows, rowCount]`; anything else: rows):
-   * TypeORM's query runner per statement (an object graph per call, its release, its result wrapping) was a
-   * tenth of the throughput of the agents list (docs/performance.md). Errors are node-postgres's own (a
-   * DatabaseError with its SQLSTATE in `code`), which the error surfaces read like TypeORM's `driverError`.
+   * Raw SQL for its rows: SELECT, or INSERT, UPDATE or DELETE … RETURNING. Always the rows, whatever the verb
+   * (an array, empty when nothing matched or the statement returns none).
    */
-  query<T = any>(sql: string, params: unknown[] = []): Promise<T> {
+  async rows<T extends object>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return (await this.execute(sql, params)).rows as T[];
+  }
+
+  /**
+   * Raw SQL for its effect: how many rows it touched (PostgreSQL's count for INSERT, UPDATE, DELETE, SELECT,
+   * MERGE, COPY; 0 for a statement that reports none, such as SET or LOCK).
+   */
+  async exec(sql: string, params: readonly unknown[] = []): Promise<{ rowCount: number }> {
+    return { rowCount: (await this.execute(sql, params)).rowCount };
+  }
+
+  /**
+   * In a transaction, on its connection (TypeORM's query runner, asked for its structured result: the rows and
+   * the count, never its per-verb `[rows, count]`). Outside one, straight to the pool (node-postgres): TypeORM's
+   * query runner per statement (an object graph per call, its release, its result wrapping) was a tenth of the
+   * throughput of the agents list (docs/performance.md). Errors are node-postgres's own (a DatabaseError with its
+   * SQLSTATE in `code`) outside a transaction and TypeORM's QueryFailedError around it inside one; the error
+   * surfaces read both.
+   */
+  private async execute(sql: string, params: readonly unknown[]): Promise<{ rows: unknown[]; rowCount: number }> {
     const em = this.current.getStore();
-    if (em) return em.query(sql, params);
-    return this.pool.query(sql, params).then((r) => (r.command === 'UPDATE' || r.command === 'DELETE' ? [r.rows, r.rowCount] : r.rows) as T);
+    if (em) {
+      // (dataSource.transaction's manager is bound to the transaction's query runner.)
+      const result: QueryResult = await em.queryRunner!.query(sql, params as unknown[], true);
+      return { rows: result.records, rowCount: result.affected ?? 0 };
+    }
+    const result = await this.pool.query(sql, params as unknown[]);
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   }
 
   /** node-postgres's pool, which TypeORM's Postgres driver made and owns (same size, same acquire time-out). */

@@ -13,7 +13,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { USER_JWT_SECURITY } from '../common/http/swagger';
+import { USER_JWT_SECURITY } from '../common/http/openapi-security';
 import { rawBodyOf } from '../common/http/body-parsers';
 import { EnrollErrorDto, EnrollmentStatusDto, EnrollRequestDto, EnrollResponseDto } from './enroll.dto';
 import { EnrollService } from './enroll.service';

@@ -3,7 +3,7 @@ import { ENROLLMENT_LOG_LIMITS } from '@app/entities/enrollment-log.entity';
 import { Clock } from '../common/clock';
 import { RateLimiter } from '../common/rate-limit/rate-limiter';
 import { RuntimeConfig } from '../config/runtime-config';
-import { PLATFORM_BUDGET_WINDOW_MS, userBudgetBucket } from '../platform/platform-caller';
+import { PLATFORM_BUDGET_WINDOW_MS, userBudgetBucket } from '../common/rate-limit/platform-budget';
 import { defaultArch, EnrollmentStatusDto, EnrollResponseDto } from './enroll.dto';
 import { EnrollError, EnrollErrorCode } from './enroll.errors';
 import { UpstreamClient, UpstreamResult } from './upstream.client';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
+import { userBudgetBucket } from '../common/rate-limit/platform-budget';
 import { RuntimeConfig } from '../config/runtime-config';
 import type { FastifyRequest } from 'fastify';
 import { AccessTokens, AccessTokenClaims, InvalidTokenError, PlatformRole } from './auth/access-tokens';
@@ -16,12 +17,6 @@ export interface PlatformCaller {
 }
 
 type Headers = Record<string, string | string[] | undefined>;
-
-/** The window of the per-caller budget of /rest/v1 and /functions/v1 (PLATFORM_RATE_LIMIT_PER_USER_PER_MINUTE). */
-export const PLATFORM_BUDGET_WINDOW_MS = 60_000;
-
-/** A signed-in user's bucket, shared by /rest/v1 and the functions (which know the user after their token check). */
-export const userBudgetBucket = (userId: string): string => `platform:user:${userId}`;
 
 /**
  * Whose budget a REST request spends: a signed-in user's own (by user id); otherwise the key's role, shared

@@ -1,10 +1,11 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { AppSettingEntity } from '@app/entities';
+import { SecretStore } from '../config/secret-store';
 import { TransactionHost } from '../database/transaction-host';
 
 /** The app_settings table: values decided once and reused on every later start. */
 @Injectable()
-export class SettingsRepository {
+export class SettingsRepository implements SecretStore {
   constructor(private readonly tx: TransactionHost) {}
 
   /** Returns the stored value, storing `make()` first when there is none. Safe when two instances race. */
@@ -12,7 +13,7 @@ export class SettingsRepository {
     const existing = await this.get(name);
     if (existing !== null) return { value: existing, created: false };
     const value = await make();
-    const inserted: unknown[] = await this.tx.query(
+    const inserted = await this.tx.rows<{ name: string }>(
       'INSERT INTO app_settings (name, value, secret) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING RETURNING name',
       [name, value, secret],
     );
@@ -26,7 +27,7 @@ export class SettingsRepository {
   }
 
   async set(name: string, value: string, secret: boolean): Promise<void> {
-    await this.tx.query(
+    await this.tx.exec(
       'INSERT INTO app_settings (name, value, secret) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value',
       [name, value, secret],
     );
@@ -37,7 +38,7 @@ export class SettingsRepository {
   }
 }
 
-/** Provides SettingsRepository to the config and to the bootstrap. */
+/** Provides SettingsRepository to the bootstrap, and as SecretStore to the config. */
 @Global()
-@Module({ providers: [SettingsRepository], exports: [SettingsRepository] })
+@Module({ providers: [SettingsRepository, { provide: SecretStore, useExisting: SettingsRepository }], exports: [SettingsRepository, SecretStore] })
 export class SettingsModule {}

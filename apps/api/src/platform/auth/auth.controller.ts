@@ -8,7 +8,7 @@ import { AuthService, TokenResponse } from './auth.service';
 import { GoTrueUser } from './user.mapper';
 
 @ApiTags('data platform: auth (GoTrue-compatible)')
-// The apikey header is the data-key security scheme (swagger.ts), so "Authorize" fills it for every call.
+// The apikey header is the data-key security scheme (openapi/swagger.ts), so "Authorize" fills it for every call.
 @ApiResponse({ status: 401, description: "apikey missing or unknown: the gateway's {message}" })
 @UseGuards(PlatformApiKeyGuard)
 @Controller('auth/v1')

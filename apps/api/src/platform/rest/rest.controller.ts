@@ -2,10 +2,11 @@ import { applyDecorators, Body, Controller, Delete, Get, Param, Patch, Post, Req
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
+import { PLATFORM_BUDGET_WINDOW_MS } from '../../common/rate-limit/platform-budget';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { InvalidTokenError } from '../auth/access-tokens';
-import { budgetOf, PLATFORM_BUDGET_WINDOW_MS, PlatformCaller, PlatformCallers } from '../platform-caller';
+import { budgetOf, PlatformCaller, PlatformCallers } from '../platform-caller';
 import { PostgrestError, RestErrorCode } from '../platform-errors';
 import { FILTER_LIMITS, FILTER_OPS, MAX_ROWS } from './rest-query';
 import { RestRequest, RestResponse, RestService } from './rest.service';
@@ -51,7 +52,7 @@ const READ_PARAMS = applyDecorators(
 
 /** /rest/v1/{table}: the PostgREST subset. Each handler resolves the caller, then hands the request over. */
 @ApiTags('data platform: REST (PostgREST-compatible)')
-// The apikey header and the bearer token are the data-key and user-jwt security schemes (swagger.ts).
+// The apikey header and the bearer token are the data-key and user-jwt security schemes (openapi/swagger.ts).
 @ApiParam(TABLE)
 @ApiResponse({ status: 401, description: "No or unknown apikey (the gateway's {message}), or a bad token (PGRST301/PGRST303); 42501 for anon" })
 @ApiResponse({ status: 403, description: '42501: the role may not do this (row-level security, column grants)' })

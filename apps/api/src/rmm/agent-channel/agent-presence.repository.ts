@@ -102,7 +102,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     for (let i = 0; i < asked.length; i += BATCH_ROWS) {
       const batch = asked.slice(i, i + BATCH_ROWS);
       try {
-        const rows = await this.tx.query<Array<{ id: number; secret_hash: string | null }>>(`SELECT id, secret_hash FROM agents WHERE id = ANY($1::int[])`, [
+        const rows = await this.tx.rows<{ id: number; secret_hash: string | null }>(`SELECT id, secret_hash FROM agents WHERE id = ANY($1::int[])`, [
           batch.map(([id]) => id),
         ]);
         const stored = new Map(rows.map((r) => [r.id, r.secret_hash]));
@@ -155,7 +155,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
         const statuses = batch.map(([, w]) => w.status);
         const times = batch.map(([, w]) => (w.at ? w.at.toISOString() : null));
         await retryDeadlock(() =>
-          this.tx.query(
+          this.tx.exec(
             `WITH ${lockInIdOrder('a.id = ANY($1::int[])')}
              UPDATE agents a SET status = s.status,
                     last_seen = CASE WHEN s.status = 'online' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END
@@ -181,7 +181,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     // (the UPDATE in a CTE, so that the driver answers rows rather than an UPDATE's [rows, count]; the
     // conditions again in the UPDATE: a row changed while it was being locked is checked on its new version)
     const offline = await retryDeadlock(() =>
-      this.tx.query<Array<{ id: number }>>(
+      this.tx.rows<{ id: number }>(
         `WITH ${lockInIdOrder(`a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'offline' FROM locked l
                       WHERE a.id = l.id AND a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id)
@@ -190,7 +190,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
       ),
     );
     const overdue = await retryDeadlock(() =>
-      this.tx.query<Array<{ id: number }>>(
+      this.tx.rows<{ id: number }>(
         `WITH ${lockInIdOrder(`a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'overdue' FROM locked l
                       WHERE a.id = l.id AND a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id)
@@ -233,7 +233,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     this.seen.clear();
     try {
       await retryDeadlock(() =>
-        this.tx.query(
+        this.tx.exec(
           `WITH ${lockInIdOrder('a.id = ANY($1::int[])')}
            UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
              FROM unnest($1::int[], $2::timestamptz[]) AS s(id, at), locked l WHERE a.id = s.id AND l.id = s.id`,
@@ -276,7 +276,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     const next = FACT_COLUMNS.map((c) => `CASE WHEN s.f->'${c}' IS NOT NULL THEN ${value(c)} ELSE a.${c} END`);
     const differs = `(${FACT_COLUMNS.map((c) => `a.${c}`).join(', ')}) IS DISTINCT FROM (${next.join(', ')})`;
     const changed = await retryDeadlock(() =>
-      this.tx.query<Array<{ id: number }>>(
+      this.tx.rows<{ id: number }>(
         // Only the rows whose facts differ are locked (in id order, as everywhere here) and written; after a
         // restart every agent resends facts that mostly did not change.
         `WITH s AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id int, f jsonb)),

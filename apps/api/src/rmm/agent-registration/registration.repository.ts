@@ -35,7 +35,7 @@ export class RegistrationRepository {
 
   /** The agent enrolled under this hostname in this client, locked until the transaction ends; null when none. */
   async lockEnrolled(clientId: number, hostname: string): Promise<EnrolledAgent | null> {
-    const [row] = await this.tx.query<Array<{ id: number; secret_hash: string | null; hardware_hash: string | null }>>(
+    const [row] = await this.tx.rows<{ id: number; secret_hash: string | null; hardware_hash: string | null }>(
       `SELECT id, secret_hash, hardware_hash FROM agents WHERE client_id = $1 AND hostname = $2 FOR UPDATE`,
       [clientId, hostname],
     );
@@ -47,7 +47,7 @@ export class RegistrationRepository {
    * two registrations of one hostname at the same moment make one row): its id, or null when the row exists.
    */
   async insertAgent(f: RegistrationFacts): Promise<number | null> {
-    const [row] = await this.tx.query<Array<{ id: number }>>(
+    const [row] = await this.tx.rows<{ id: number }>(
       `INSERT INTO agents (hostname, client_id, site_id, deployment_id, plat, operating_system, version, cpu_model, total_ram, disks,
                            public_ip, local_ip, logged_in_username, monitoring_type, secret_hash, hardware_hash, status)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'offline')
@@ -67,7 +67,7 @@ export class RegistrationRepository {
    * stored one is kept).
    */
   async reenroll(id: number, f: RegistrationFacts): Promise<void> {
-    await this.tx.query(
+    await this.tx.exec(
       `UPDATE agents SET
          site_id = $2, deployment_id = $3, plat = $4, operating_system = $5, version = $6, cpu_model = $7, total_ram = $8,
          disks = $9, public_ip = $10, local_ip = $11, logged_in_username = $12, monitoring_type = $13, secret_hash = $14,
@@ -83,7 +83,7 @@ export class RegistrationRepository {
 
   /** The enrollment log row of a deployment made by the enrollment function becomes completed, once. */
   async completeEnrollment(deploymentUuid: string, agentId: number, at: Date): Promise<void> {
-    await this.tx.query(
+    await this.tx.exec(
       `UPDATE enrollment_log SET status = 'completed', agent_id = $2, completed_at = $3 WHERE deployment_uuid = $1 AND status = 'pending'`,
       [deploymentUuid, agentId, at],
     );

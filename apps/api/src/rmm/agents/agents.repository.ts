@@ -28,18 +28,18 @@ export class AgentsRepository {
   async page(f: AgentFilter, page: Page): Promise<[AgentRow[], number]> {
     const list = agentPageSql(f, page.limit, page.offset);
     const count = agentCountSql(f);
-    const [rows, counted] = await Promise.all([this.tx.query<AgentRow[]>(list.text, list.values), this.tx.query<{ n: number }[]>(count.text, count.values)]);
+    const [rows, counted] = await Promise.all([this.tx.rows<AgentRow>(list.text, list.values), this.tx.rows<{ n: number }>(count.text, count.values)]);
     return [rows, counted[0].n];
   }
 
   /** Up to `batch` agents with ids after `afterId`, by id (keyset: each batch is one index range scan). */
   batchAfter(f: AgentFilter, afterId: number, batch: number): Promise<AgentRow[]> {
     const q = agentBatchSql(f, afterId, batch);
-    return this.tx.query<AgentRow[]>(q.text, q.values);
+    return this.tx.rows<AgentRow>(q.text, q.values);
   }
 
   async findRowById(id: number): Promise<AgentRow | null> {
-    const rows = await this.tx.query<AgentRow[]>(AGENT_DETAIL_SQL, [id]);
+    const rows = await this.tx.rows<AgentRow>(AGENT_DETAIL_SQL, [id]);
     return rows[0] ?? null;
   }
 

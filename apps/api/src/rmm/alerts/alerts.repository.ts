@@ -58,7 +58,7 @@ export class AlertsRepository {
    * partial unique indexes UQ_alerts_open_* decide, so concurrent callers open one. Null when one was open.
    */
   async openOnce(a: SystemAlert, at: Date): Promise<AlertEntity | null> {
-    const rows = await this.tx.query<Array<{ id: number }>>(
+    const rows = await this.tx.rows<{ id: number }>(
       `WITH created AS (
          INSERT INTO alerts (alert_type, agent_id, check_id, task_id, severity, message, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id)
@@ -71,7 +71,7 @@ export class AlertsRepository {
   /** Resolves the open alert of a kind for its subject (by 'system'); the alerts it resolved (none or one). */
   async resolveOpen(subject: AlertSubject, by: string, at: Date): Promise<AlertEntity[]> {
     const column = subject.alertType === 'check_failure' ? 'check_id' : subject.alertType === 'task_failure' ? 'task_id' : 'agent_id';
-    const rows = await this.tx.query<Array<{ id: number }>>(
+    const rows = await this.tx.rows<{ id: number }>(
       `WITH changed AS (
          UPDATE alerts SET resolved = true, resolved_at = $3, resolved_by = $4
           WHERE NOT resolved AND alert_type = $1 AND ${column} = $2 RETURNING id)
@@ -87,7 +87,7 @@ export class AlertsRepository {
    */
   async resolveOpenOfAgents(alertType: AlertType, agentIds: number[], by: string, at: Date): Promise<AlertEntity[]> {
     if (agentIds.length === 0) return [];
-    const rows = await this.tx.query<Array<{ id: number }>>(
+    const rows = await this.tx.rows<{ id: number }>(
       `WITH changed AS (
          UPDATE alerts SET resolved = true, resolved_at = $3, resolved_by = $4
           WHERE NOT resolved AND alert_type = $1 AND agent_id = ANY($2::int[]) RETURNING id)

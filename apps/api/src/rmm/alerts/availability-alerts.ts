@@ -44,7 +44,7 @@ export class AvailabilityAlerts implements OnApplicationBootstrap, OnApplication
   }
 
   private async overdue(agentId: number): Promise<void> {
-    const rows = await this.tx.query<Array<{ hostname: string; last_seen: Date | null }>>(`SELECT hostname, last_seen FROM agents WHERE id = $1`, [agentId]);
+    const rows = await this.tx.rows<{ hostname: string; last_seen: Date | null }>(`SELECT hostname, last_seen FROM agents WHERE id = $1`, [agentId]);
     if (!rows[0]) return; // deleted meanwhile
     const since = rows[0].last_seen ? ` since ${new Date(rows[0].last_seen).toISOString()}` : '';
     await this.alerts.raise({ alertType: 'agent_overdue', agentId, severity: OVERDUE_SEVERITY, message: `agent ${rows[0].hostname} is overdue: not heard from${since}` });

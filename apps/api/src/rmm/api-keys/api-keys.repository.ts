@@ -36,7 +36,7 @@ export class ApiKeysRepository {
   /** Revokes the key and announces it to every server's key cache (LISTEN rmm_apikey_revoked, api-key-revocations.ts). */
   async revoke(id: number, at: Date): Promise<ApiKeyEntity | null> {
     await this.repo.update({ id, revokedAt: IsNull() }, { revokedAt: at });
-    await this.repo.query(`SELECT pg_notify('rmm_apikey_revoked', $1::text)`, [String(id)]);
+    await this.tx.exec(`SELECT pg_notify('rmm_apikey_revoked', $1::text)`, [String(id)]);
     return this.findById(id);
   }
 
@@ -50,7 +50,7 @@ export class ApiKeysRepository {
     if (uses.size === 0) return;
     const ids = [...uses.keys()];
     const times = ids.map((id) => uses.get(id)!.toISOString());
-    await this.repo.query(
+    await this.tx.exec(
       `UPDATE api_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, u.at), u.at)
          FROM unnest($1::int[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
       [ids, times],

@@ -36,7 +36,7 @@ export class RmmBootstrap implements OnApplicationBootstrap {
 
   run(): Promise<void> {
     return this.tx.run(async () => {
-      await this.tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+      await this.tx.exec('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
       await this.ensureDefaultTenant();
       // The function's key must open this server's deployment endpoint when it is the function's backend.
       if (this.runtime.rmmApiUrl === undefined) await this.keys.ensure(this.runtime.rmmApiKey, FUNCTION_KEY_NAME, ['deployments:write']);

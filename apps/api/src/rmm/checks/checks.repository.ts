@@ -95,8 +95,8 @@ export class ChecksRepository {
   async toRunOfAgents(agentIds: number[]): Promise<Map<number, CheckToRun[]>> {
     const byAgent = new Map<number, CheckToRun[]>();
     if (agentIds.length === 0) return byAgent;
-    const rows = await this.tx.query<
-      Array<{ agent_id: number; id: number; check_type: CheckType; name: string; run_interval: number; settings: Record<string, unknown>; shell: string | null; body: string | null; default_args: string[] | null; default_timeout: number | null }>
+    const rows = await this.tx.rows<
+      { agent_id: number; id: number; check_type: CheckType; name: string; run_interval: number; settings: Record<string, unknown>; shell: string | null; body: string | null; default_args: string[] | null; default_timeout: number | null }
     >(
       `SELECT c.agent_id, c.id, c.check_type, c.name, c.run_interval, c.settings, s.shell, s.body, s.default_args, s.default_timeout
          FROM checks c LEFT JOIN scripts s ON s.id = c.script_id
@@ -120,7 +120,7 @@ export class ChecksRepository {
 
   /** The agents that run a script check of this script. */
   async agentsRunningScript(scriptId: number): Promise<number[]> {
-    const rows = await this.tx.query<Array<{ agent_id: number }>>(`SELECT DISTINCT agent_id FROM checks WHERE script_id = $1 AND check_type = 'script'`, [scriptId]);
+    const rows = await this.tx.rows<{ agent_id: number }>(`SELECT DISTINCT agent_id FROM checks WHERE script_id = $1 AND check_type = 'script'`, [scriptId]);
     return rows.map((r) => r.agent_id);
   }
 
@@ -136,8 +136,8 @@ export class ChecksRepository {
    */
   async recordResult(agentId: number, checkId: number, status: CheckStatus, moreInfo: string | null, at: Date): Promise<RecordedResult | null> {
     const rows = await this.tx.run(async () => {
-      const changed = await this.tx.query<
-        Array<{ id: number; agent_id: number; name: string; status: CheckStatus; previous_status: CheckStatus; fail_count: number; fails_b4_alert: number; severity: AlertSeverity }>
+      const changed = await this.tx.rows<
+        { id: number; agent_id: number; name: string; status: CheckStatus; previous_status: CheckStatus; fail_count: number; fails_b4_alert: number; severity: AlertSeverity }
       >(
         `WITH prev AS (
            SELECT id, status FROM checks WHERE id = $1 AND agent_id = $2 FOR UPDATE),
@@ -158,7 +158,7 @@ export class ChecksRepository {
       );
       if (changed.length > 0) {
         // IDX_check_results_check: the HISTORY_KEEP-th newest id, then the older ones.
-        await this.tx.query(
+        await this.tx.exec(
           `DELETE FROM check_results WHERE check_id = $1
               AND id < (SELECT id FROM check_results WHERE check_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
           [checkId, HISTORY_KEEP - 1],

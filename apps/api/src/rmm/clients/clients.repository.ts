@@ -59,8 +59,8 @@ export class ClientsRepository {
 
   async countAgents(where: { clientId?: number; siteId?: number }): Promise<number> {
     const [{ n }] = where.siteId !== undefined
-      ? await this.clients.query(`SELECT count(*)::int AS n FROM agents WHERE site_id = $1`, [where.siteId])
-      : await this.clients.query(`SELECT count(*)::int AS n FROM agents WHERE client_id = $1`, [where.clientId]);
+      ? await this.tx.rows<{ n: number }>(`SELECT count(*)::int AS n FROM agents WHERE site_id = $1`, [where.siteId])
+      : await this.tx.rows<{ n: number }>(`SELECT count(*)::int AS n FROM agents WHERE client_id = $1`, [where.clientId]);
     return n;
   }
 

@@ -5,7 +5,7 @@ export class RmmFieldErrorDto {
   @ApiProperty({ example: 'site 9 does not belong to client 1' }) message: string;
 }
 
-/** The management backend's error body (the spec's Errors table). Each response shows its own example (swagger.ts). */
+/** The management backend's error body (the spec's Errors table). Each response shows its own example (openapi/swagger.ts). */
 export class RmmErrorDto {
   @ApiProperty({ description: 'validation error | Invalid token | permission denied | Not found | rate limited | server error, or a reason' })
   detail: string;

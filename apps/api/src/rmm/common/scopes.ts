@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiExtension, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyScope } from '@app/entities';
-import { API_KEY_SECURITY } from '../../common/http/swagger';
+import { API_KEY_SECURITY } from '../../common/http/openapi-security';
 import { RmmErrorDto } from './rmm-error.dto';
 import { ApiKeyGuard } from './api-key.guard';
 import { RmmThrottlerGuard } from './rmm-throttler.guard';

@@ -43,7 +43,7 @@ export class DeploymentsRepository {
    * UPDATE, so registrations of a one-time link at the same moment count one (the row lock orders them).
    */
   async countRegistration(id: number): Promise<boolean> {
-    const rows = await this.tx.query<Array<{ id: number }>>(
+    const rows = await this.tx.rows<{ id: number }>(
       // (a CTE, so that the driver answers rows rather than an UPDATE's [rows, count])
       `WITH counted AS (UPDATE deployments SET registrations = registrations + 1
          WHERE id = $1 AND (max_registrations IS NULL OR registrations < max_registrations) RETURNING id)
@@ -55,7 +55,7 @@ export class DeploymentsRepository {
 
   /** A deployment revoked before any device used it: its enrollment log row (if the function made it) failed. */
   async failPendingEnrollment(id: number): Promise<void> {
-    await this.tx.query(
+    await this.tx.exec(
       `UPDATE enrollment_log e SET status = 'failed' FROM deployments d WHERE d.id = $1 AND e.deployment_uuid = d.uuid::text AND e.status = 'pending'`,
       [id],
     );
@@ -63,14 +63,12 @@ export class DeploymentsRepository {
 
   /** Enrollment log rows whose deployment expired unused become `expired`; returns how many. */
   async expirePendingEnrollments(now: Date): Promise<number> {
-    const rows: unknown[] = await this.tx.query(
-      // (a CTE, so that the driver answers rows rather than an UPDATE's [rows, count])
-      `WITH changed AS (UPDATE enrollment_log e SET status = 'expired' FROM deployments d
-        WHERE e.status = 'pending' AND e.deployment_uuid = d.uuid::text AND d.expires_at <= $1
-       RETURNING e.id) SELECT id FROM changed`,
+    const { rowCount } = await this.tx.exec(
+      `UPDATE enrollment_log e SET status = 'expired' FROM deployments d
+        WHERE e.status = 'pending' AND e.deployment_uuid = d.uuid::text AND d.expires_at <= $1`,
       [now],
     );
-    return rows.length;
+    return rowCount;
   }
 
   async recordDownload(row: Pick<DeploymentDownloadEntity, 'deploymentId' | 'ip' | 'userAgent' | 'status' | 'downloadedAt'>): Promise<void> {

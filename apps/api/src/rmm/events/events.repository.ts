@@ -9,7 +9,7 @@ export class EventsRepository {
   /** Of these keys, the ones that no longer work at `now` (revoked, expired, or gone). */
   async unusableKeys(keyIds: number[], now: Date): Promise<number[]> {
     if (keyIds.length === 0) return [];
-    const rows = await this.tx.query<Array<{ id: number }>>(
+    const rows = await this.tx.rows<{ id: number }>(
       `SELECT k.id FROM unnest($1::int[]) AS k(id)
          LEFT JOIN api_keys a ON a.id = k.id
         WHERE a.id IS NULL OR a.revoked_at IS NOT NULL OR (a.expires_at IS NOT NULL AND a.expires_at <= $2)`,
@@ -21,7 +21,7 @@ export class EventsRepository {
   /** Of these agents, the ones that no longer exist (deleted). */
   async missingAgents(agentIds: number[]): Promise<number[]> {
     if (agentIds.length === 0) return [];
-    const rows = await this.tx.query<Array<{ id: number }>>(
+    const rows = await this.tx.rows<{ id: number }>(
       `SELECT k.id FROM unnest($1::int[]) AS k(id) WHERE NOT EXISTS (SELECT 1 FROM agents a WHERE a.id = k.id)`,
       [agentIds],
     );

@@ -75,13 +75,11 @@ export class ScriptRunsRepository {
    * answer). Safe on several instances: a run another instance still waits for is younger than that.
    */
   async interruptStale(now: Date): Promise<number> {
-    const rows: unknown[] = await this.tx.query(
-      // (a CTE, so that the driver answers rows rather than an UPDATE's [rows, count])
-      `WITH changed AS (UPDATE script_runs SET status = 'interrupted', finished_at = $1
-        WHERE status IN ('queued', 'running') AND started_at + (timeout_seconds + 65) * interval '1 second' < $1
-       RETURNING id) SELECT id FROM changed`,
+    const { rowCount } = await this.tx.exec(
+      `UPDATE script_runs SET status = 'interrupted', finished_at = $1
+        WHERE status IN ('queued', 'running') AND started_at + (timeout_seconds + 65) * interval '1 second' < $1`,
       [now],
     );
-    return rows.length;
+    return rowCount;
   }
 }

@@ -45,13 +45,13 @@ export class ScriptsRepository {
    * after it stays true until the commit.
    */
   async lockForUpdate(id: number): Promise<boolean> {
-    const rows: unknown[] = await this.tx.query(`SELECT id FROM scripts WHERE id = $1 FOR UPDATE`, [id]);
+    const rows = await this.tx.rows(`SELECT id FROM scripts WHERE id = $1 FOR UPDATE`, [id]);
     return rows.length > 0;
   }
 
   /** Tasks and checks that run this script (they keep it from being deleted). */
   async usage(id: number): Promise<{ tasks: number; checks: number }> {
-    const [row] = await this.scripts.query(
+    const [row] = await this.tx.rows<{ tasks: number; checks: number }>(
       `SELECT (SELECT count(*)::int FROM tasks WHERE script_id = $1) AS tasks, (SELECT count(*)::int FROM checks WHERE script_id = $1) AS checks`,
       [id],
     );

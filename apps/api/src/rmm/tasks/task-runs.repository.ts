@@ -62,7 +62,7 @@ export class TaskRunsRepository {
    * previous run is still running is not due yet: it waits for that run to end (one run of a task at a time).
    */
   lockDue(now: Date, limit: number): Promise<DueTask[]> {
-    return this.tx.query<DueTask[]>(
+    return this.tx.rows<DueTask>(
       `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt"
          FROM tasks t WHERE t.enabled AND t.next_run_at <= $1
           AND NOT EXISTS (SELECT 1 FROM task_runs r WHERE r.task_id = t.id AND r.status = 'running')
@@ -73,7 +73,7 @@ export class TaskRunsRepository {
 
   /** The run of a due time; null when that due time already has one (UQ_task_runs_due: never two). */
   async insertRun(task: DueTask, startedAt: Date): Promise<number | null> {
-    const rows = await this.tx.query<Array<{ id: number }>>(
+    const rows = await this.tx.rows<{ id: number }>(
       `WITH created AS (
          INSERT INTO task_runs (task_id, agent_id, due_at, started_at, status) VALUES ($1, $2, $3, $4, 'running')
          ON CONFLICT ON CONSTRAINT "UQ_task_runs_due" DO NOTHING RETURNING id)
@@ -85,7 +85,7 @@ export class TaskRunsRepository {
 
   /** Moves the task to its next due time (null: it has none) and records when it last ran. */
   async advance(taskId: number, nextRunAt: Date | null, ranAt: Date | null): Promise<void> {
-    await this.tx.query(`UPDATE tasks SET next_run_at = $2, last_run_at = COALESCE($3, last_run_at) WHERE id = $1`, [taskId, nextRunAt, ranAt]);
+    await this.tx.exec(`UPDATE tasks SET next_run_at = $2, last_run_at = COALESCE($3, last_run_at) WHERE id = $1`, [taskId, nextRunAt, ranAt]);
   }
 
   script(id: number): Promise<ScriptEntity | null> {
@@ -101,7 +101,7 @@ export class TaskRunsRepository {
    * already. The task's last_retcode follows, unless a later run of it has started since.
    */
   async finish(runId: number, outcome: TaskRunOutcome, error: string | null = null): Promise<boolean> {
-    const rows = await this.tx.query<Array<{ taskId: number }>>(
+    const rows = await this.tx.rows<{ taskId: number }>(
       `WITH changed AS (
          UPDATE task_runs SET status = $2, retcode = $3, stdout = $4, stderr = $5, stdout_truncated = $6, stderr_truncated = $7, finished_at = $8, error = $9
           WHERE id = $1 AND status = 'running' RETURNING task_id, started_at)
@@ -116,7 +116,7 @@ export class TaskRunsRepository {
 
   /** Keeps the newest TASK_RUNS_KEPT runs of a task (never one still running). */
   async prune(taskId: number): Promise<void> {
-    await this.tx.query(
+    await this.tx.exec(
       `DELETE FROM task_runs WHERE task_id = $1 AND status <> 'running'
           AND id <= (SELECT id FROM task_runs WHERE task_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
       [taskId, TASK_RUNS_KEPT],
@@ -130,7 +130,7 @@ export class TaskRunsRepository {
    * several instances: a run another instance still waits for is younger than that.
    */
   interruptStale(now: Date, waitSeconds: number): Promise<SweptRun[]> {
-    return this.tx.query<SweptRun[]>(
+    return this.tx.rows<SweptRun>(
       `WITH changed AS (
          UPDATE task_runs r SET status = 'interrupted', finished_at = $1
           WHERE r.status = 'running'

@@ -1,10 +1,10 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { RuntimeConfig } from '../../config/runtime-config';
-import { LocalRmmEvents } from '../../rmm/events/rmm-events';
-import { RedisRmmEvents } from '../../rmm/events/redis-rmm-events';
-import { RedisConnections } from './redis-connections';
-import { RedisPubSub } from './redis-pubsub';
+import { LocalRmmEvents } from './rmm-events';
+import { RedisRmmEvents } from './redis-rmm-events';
+import { RedisConnections } from '../../common/redis/redis-connections';
+import { RedisPubSub } from '../../common/redis/redis-pubsub';
 
 /** A Redis server of this test's own (never the shared one: it is stopped and started again here). */
 function hasRedisServer(): boolean {

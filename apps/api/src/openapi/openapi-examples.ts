@@ -1,21 +1,21 @@
 import pino from 'pino';
-import { ClientsErrorCode } from '../../rmm/clients/clients.errors';
-import { EnrollError, EnrollErrorCode } from '../../enroll/enroll.errors';
-import { FUNCTION_STATUS } from '../../enroll/enroll-error.surface';
-import { ERROR_SURFACES } from '../../error-surfaces';
-import { InvalidTokenError } from '../../platform/auth/access-tokens';
-import { AUTH_ERRORS } from '../../platform/auth/auth-error.surface';
-import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode, PostgrestError, RestErrorCode } from '../../platform/platform-errors';
-import { FILTER_OPS } from '../../platform/rest/rest-query';
-import { REST_ERRORS } from '../../platform/rest/rest-error.surface';
-import { hashingBusy } from '../../platform/users/password';
-import { EMAIL_EXISTS_MESSAGE } from '../../platform/users/users.service';
-import { AgentsErrorCode } from '../../rmm/agents/agents.errors';
-import { DeploymentsErrorCode } from '../../rmm/deployments/deployments.errors';
-import { RegistrationErrorCode } from '../../rmm/agent-registration/registration.errors';
-import { RMM_STATUS } from '../../rmm/rmm-error.surface';
-import { CommonErrorCode, DomainError, invalid } from '../errors/domain-error';
-import { renderError } from '../errors/global-exception.filter';
+import { ClientsErrorCode } from '../rmm/clients/clients.errors';
+import { EnrollError, EnrollErrorCode } from '../enroll/enroll.errors';
+import { FUNCTION_STATUS } from '../enroll/enroll-error.surface';
+import { ERROR_SURFACES } from '../error-surfaces';
+import { InvalidTokenError } from '../platform/auth/access-tokens';
+import { AUTH_ERRORS } from '../platform/auth/auth-error.surface';
+import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode, PostgrestError, RestErrorCode } from '../platform/platform-errors';
+import { FILTER_OPS } from '../platform/rest/rest-query';
+import { REST_ERRORS } from '../platform/rest/rest-error.surface';
+import { hashingBusy } from '../platform/users/password';
+import { EMAIL_EXISTS_MESSAGE } from '../platform/users/users.service';
+import { AgentsErrorCode } from '../rmm/agents/agents.errors';
+import { DeploymentsErrorCode } from '../rmm/deployments/deployments.errors';
+import { RegistrationErrorCode } from '../rmm/agent-registration/registration.errors';
+import { RMM_STATUS } from '../rmm/rmm-error.surface';
+import { CommonErrorCode, DomainError, invalid } from '../common/errors/domain-error';
+import { renderError } from '../common/errors/global-exception.filter';
 
 /** One example of an error answer: what the server would send, rendered by its own error surfaces. */
 export interface ErrorExample {

@@ -3,14 +3,8 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { API_KEY_SECURITY, DATA_KEY_SECURITY, DEPLOYMENT_TOKEN_SECURITY, USER_JWT_SECURITY } from '../common/http/openapi-security';
 import { errorExamples, surfaceOf } from './openapi-examples';
-
-export const API_KEY_SECURITY = 'api-key';
-export const USER_JWT_SECURITY = 'user-jwt';
-/** The data platform's `apikey` header (DATA_ANON_KEY or DATA_SERVICE_ROLE_KEY). */
-export const DATA_KEY_SECURITY = 'data-key';
-/** A deployment's uuid as the bearer token: what the agent's installer carries to register. */
-export const DEPLOYMENT_TOKEN_SECURITY = 'deployment-token';
 
 /** The tags, in the order Swagger UI lists them, each with what an operator needs to know first. */
 const TAGS: Array<{ name: string; description: string }> = [
