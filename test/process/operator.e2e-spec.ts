@@ -14,6 +14,10 @@ function parent(prefix: string): string {
   return dir;
 }
 
+// Real server processes (with their embedded PostgreSQL) started and stopped in each test: a minute or more on a
+// machine busy with a second suite.
+jest.setTimeout(240_000);
+
 /** What a new operator meets with DATA_DIR and the embedded PostgreSQL, with the real `npm start` entry point. */
 describe('DATA_DIR', () => {
   const made: string[] = [];
@@ -69,9 +73,10 @@ describe('DATA_DIR', () => {
       dataDir = join(base, 'plain-file');
       writeFileSync(dataDir, 'not a folder');
     }
-    const started = Date.now();
-    const res = await run([MAIN_JS], cleanEnv({ DATA_DIR: dataDir, PORT: String(await freePort()) }), 20_000);
-    expect(Date.now() - started).toBeLessThan(10_000); // (5 s for DATA_DIR, plus Node's start on a busy machine)
+    // It ends by itself (a process still running after 60 s is killed, and its code is then null): the 5 s are
+    // the server's own bound on preparing DATA_DIR (embedded-postgres.ts), not timed here, since `npm test` holds
+    // no timing assertions (Node's own start took 13 s on a machine running two suites).
+    const res = await run([MAIN_JS], cleanEnv({ DATA_DIR: dataDir, PORT: String(await freePort()) }), 60_000);
     expect(res.code).toBe(1);
     expect(res.stderr.trim()).toMatch(message);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
@@ -131,7 +136,9 @@ describe('a supervised embedded PostgreSQL', () => {
     const code = await exited;
     chmodSync(join(dataDir, 'pg'), 0o700);
     expect(code).toBe(1);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // (a hang guard, not a speed figure: two restart attempts take a few seconds; a machine running two suites
+    // may take several times that)
+    expect(Date.now() - started).toBeLessThan(45_000);
     expect(server.output()).toMatch(/"level":"fatal".*embedded PostgreSQL could not be restarted after 2 attempts/);
   });
 
@@ -143,7 +150,8 @@ describe('a supervised embedded PostgreSQL', () => {
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     expect(await server.stop()).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // (a hang guard: it waits for nothing from the dead PostgreSQL; well under a second when the machine is idle)
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 

@@ -34,6 +34,10 @@ const accepts = (port: number): Promise<boolean> =>
 /** The log lines a person would read as trouble (JSON lines): warnings and errors. */
 const troubles = (output: string): string[] => output.split('\n').filter((line) => /^\{"level":"(warn|error|fatal)"/.test(line));
 
+// Real server processes (with their embedded PostgreSQL) started and stopped in each test: a minute or more on a
+// machine busy with a second suite.
+jest.setTimeout(240_000);
+
 /**
  * Ctrl-C on a terminal signals the whole foreground process group. The embedded PostgreSQL runs in a group of
  * its own, so it stops only after the server has closed the agents' channels and written what it holds: the
