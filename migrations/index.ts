@@ -7,6 +7,7 @@ import { ScriptRuns1763900200000 } from './1763900200000-script-runs';
 import { Monitoring1763900300000 } from './1763900300000-monitoring';
 import { EnrollmentProof1763900418300 } from './1763900418300-enrollment-proof';
 import { RunErrors1764000500000 } from './1764000500000-run-errors';
+import { ConnectionEpoch1764100000000 } from './1764100000000-connection-epoch';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -18,4 +19,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   Monitoring1763900300000,
   EnrollmentProof1763900418300,
   RunErrors1764000500000,
+  ConnectionEpoch1764100000000,
 ];

@@ -320,7 +320,11 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
       await exited;
       const interrupted = await until('an interrupted run', async () => (await runsOf(a, task.id)).find((r) => r.status === 'interrupted'));
       expect(interrupted).toMatchObject({ retcode: null, finished_at: expect.any(String), script_run: expect.any(Number) });
-      const open = (await a.http.get(`/api/v3/alerts/?alert_type=task_failure&agent=${agentId}`).set(admin)).body.filter((x: { task: number | null }) => x.task === task.id);
+      // (the alert is raised right after the run is recorded: wait for it rather than read once)
+      const open = await until('its task_failure alert', async () => {
+        const list = (await a.http.get(`/api/v3/alerts/?alert_type=task_failure&agent=${agentId}`).set(admin)).body.filter((x: { task: number | null }) => x.task === task.id);
+        return list.length > 0 ? list : undefined;
+      });
       expect(open.map((x: { message: string }) => x.message)).toEqual(['Task "Killed mid-run" failed: the agent went away mid-run']);
       await stop(a, task.id);
     } finally {

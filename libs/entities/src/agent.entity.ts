@@ -120,6 +120,14 @@ export class AgentEntity {
   @Column({ name: 'hardware_hash', type: 'text', nullable: true })
   hardwareHash: string | null;
 
+  /**
+   * Which channel connection of the agent is the current one: incremented by every connect (AgentPresenceRepository).
+   * A status or last_seen write of an older connection (its close, its last heartbeats) names an older epoch and
+   * changes nothing. A string: PostgreSQL's bigint.
+   */
+  @Column({ name: 'connection_epoch', type: 'bigint', default: 0 })
+  connectionEpoch: string;
+
   /** The deployment the agent last (re-)enrolled through. */
   @Column({ name: 'deployment_id', type: 'integer', nullable: true })
   deploymentId: number | null;

@@ -1,4 +1,5 @@
 import { AgentPresenceRepository } from '../../../apps/api/src/rmm/agent-channel/agent-presence.repository';
+import { PresenceConnection } from '../../../apps/api/src/rmm/agent-channel/presence-rules';
 import { sql } from '../../utils/sql';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext } from '../medium.harness';
@@ -39,10 +40,15 @@ describe('AgentPresenceRepository: batched writes side by side', () => {
     // (pg_stat_database is updated when a backend goes idle, at most once a second: settle before each reading)
     await new Promise((r) => setTimeout(r, 1_100));
     const before = await deadlocks();
+    const conns = new Map<number, PresenceConnection>();
     for (let round = 0; round < 10; round++) {
       const at = new Date(Date.UTC(2026, 0, 1, 0, round));
       // Queued in this order, each batch lists its rows in it: the status batch descending…
-      const statuses = [...ids].reverse().map((id) => (round % 2 === 0 ? presence.online(id, at) : presence.offline(id)));
+      // (even rounds connect every agent, odd rounds close those connections)
+      const statuses: Array<Promise<unknown>> =
+        round % 2 === 0
+          ? [...ids].reverse().map((id) => presence.connect(id, at).then((c) => conns.set(id, c)))
+          : [...ids].reverse().map((id) => presence.disconnect(conns.get(id)!));
       // …the heartbeat and facts flush ascending (facts that change every round, so every row is written).
       for (const id of ids) presence.heartbeat(id, at, { cpu_model: `CPU ${round}`, total_ram: 8 + round });
       await Promise.all([...statuses, presence.flush()]);

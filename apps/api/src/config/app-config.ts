@@ -85,6 +85,11 @@ export interface AppConfig {
   /** How often each instance looks for due tasks, and how many task runs one instance carries at once. */
   taskTickMs: number;
   taskMaxConcurrentRuns: number;
+  /**
+   * How often each instance repairs what a lost message or a crash left undone (docs/decisions.md, "Who owns each
+   * state"): agent_overdue alerts per the agents' status, and the check lists of the agents it holds.
+   */
+  reconcileSeconds: number;
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -174,6 +179,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     rmmCorsOrigins: origins(env, 'RMM_CORS_ORIGINS'),
     taskTickMs: integer(env, 'RMM_TASK_TICK_MS', 1_000, 100, 60_000),
     taskMaxConcurrentRuns: integer(env, 'RMM_TASK_MAX_CONCURRENT_RUNS', 20, 1, 1_000),
+    reconcileSeconds: integer(env, 'RMM_RECONCILE_SECONDS', 60, 1, 86_400),
   };
 }
 

@@ -73,4 +73,13 @@ export class RedisPubSub {
       this.logger.warn(`${channel} not subscribed yet: ${(err as Error).message}`);
     }
   }
+
+  /**
+   * Stops delivering `channel` to this instance (its handler removed, the channel unsubscribed). Used by the
+   * tests that prove the once-only effects do not depend on an event coming back through Redis.
+   */
+  async unsubscribe(channel: string): Promise<void> {
+    this.handlers.delete(channel);
+    await this.subscriber?.unsubscribe(channel).catch((err: Error) => this.logger.warn(`${channel} not unsubscribed: ${err.message}`));
+  }
 }

@@ -12,6 +12,7 @@ import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceRepository } from './agent-presence.repository';
 import { parseAgentMessage } from './agent-protocol';
 import { parseHeartbeatFacts } from './heartbeat-facts';
+import { PresenceConnection, superseded } from './presence-rules';
 
 export const AGENT_WS_PATH = '/agent/v1/ws';
 /** The largest message an agent may send (a script's output comes in chunks well below it). */
@@ -57,18 +58,21 @@ interface Limits {
 /**
  * The agent channel's server side: one WebSocket per agent at /agent/v1/ws, authenticated before the
  * upgrade completes (`X-Agent-Id` and `Authorization: Bearer <agent secret>`; 401 otherwise). It attaches
- * the connection to the LocalAgentChannel (commands out, answers in), keeps presence (online at connect,
- * offline at close, heartbeats written behind in batches) and announces agent.online / agent.offline.
+ * the connection to the LocalAgentChannel (commands out, answers in) and tells AgentPresenceRepository, which owns
+ * the agent's status and announces its changes: the connect, each heartbeat, the close, each with its connection.
  */
 @Injectable()
 export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('agent-gateway');
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   private readonly sockets = new Map<number, WebSocket>();
+  /** The presence connection of each socket (its epoch: whether a connect elsewhere superseded it). */
+  private readonly conns = new WeakMap<WebSocket, PresenceConnection>();
   private server?: Server;
   private pinger?: NodeJS.Timeout;
   private sweeper?: NodeJS.Timeout;
   private offRegistered?: () => void;
+  private offConnected?: () => void;
   /**
    * Set at shutdown. By then the server no longer accepts connections (common/http/stop-accepting.ts); an
    * upgrade still arriving on a connection opened before is told to retry (503), never 404.
@@ -100,6 +104,13 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
       const ws = reenrolled ? this.sockets.get(agentId) : undefined;
       if (ws) closeAgent(ws, CLOSE.secretReplaced);
     });
+    // The agent connected again, here or on another instance (a later epoch): its connection held here is closed
+    // as replaced, like a second connection on this instance (accept). Its close then changes nothing (stale epoch).
+    this.offConnected = this.events.on('agent.connected', ({ agentId, epoch }) => {
+      const ws = this.sockets.get(agentId);
+      const conn = ws && this.conns.get(ws);
+      if (ws && conn && superseded(conn, epoch)) closeAgent(ws, CLOSE.replaced);
+    });
     const alive = new WeakMap<WebSocket, boolean>();
     let round: WebSocket[] = [];
     let tick = 0;
@@ -127,16 +138,12 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
 
   /**
    * Agents silent for RMM_AGENT_OFFLINE_AFTER_SECONDS become offline (a connection this instance still holds
-   * for one is dropped: it is dead), silent for RMM_AGENT_OVERDUE_AFTER_SECONDS overdue; each change announced.
+   * for one is dropped: it is dead), silent for RMM_AGENT_OVERDUE_AFTER_SECONDS overdue; each change announced
+   * (by AgentPresenceRepository, once).
    */
   async sweepSilent(): Promise<{ offline: number[]; overdue: number[] }> {
     const changed = await this.presence.markSilent(this.clock.now(), this.config.agentOfflineAfterSeconds, this.config.agentOverdueAfterSeconds);
-    for (const agentId of changed.offline) {
-      const ws = this.sockets.get(agentId);
-      if (ws) ws.terminate(); // its close announces agent.offline
-      else this.events.emit('agent.offline', { agentId });
-    }
-    for (const agentId of changed.overdue) this.events.emit('agent.overdue', { agentId });
+    for (const agentId of changed.offline) this.sockets.get(agentId)?.terminate(); // (its close changes nothing more)
     return changed;
   }
 
@@ -148,6 +155,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     clearInterval(this.pinger);
     clearInterval(this.sweeper);
     this.offRegistered?.();
+    this.offConnected?.();
     this.closing = true;
     await Promise.allSettled([...this.upgrading]);
     for (const ws of this.sockets.values()) closeAgent(ws, CLOSE.shuttingDown);
@@ -193,7 +201,9 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     if (previous) closeAgent(previous, CLOSE.replaced);
     this.sockets.set(agentId, ws);
     const detach = this.channel.attach(agentId, { send: (message) => this.send(agentId, ws, message) });
-    let announced = false;
+    // The status is written (batched with the other connects of this moment) before the agent is greeted: whoever
+    // reads its status after `hello` or agent.online reads online. Presence announces the change, if it is one.
+    const connected = this.presence.connect(agentId, this.clock.now());
     const rate = this.config.agentMaxMessagesPerSecond;
     const limits: Limits = { invalid: [], tokens: rate * BURST_SECONDS, filledAt: Date.now() };
     ws.on('message', (data, isBinary) => {
@@ -213,22 +223,27 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     });
     ws.on('close', () => {
       detach();
-      if (this.sockets.get(agentId) !== ws) return; // a newer connection of this agent took over
-      this.sockets.delete(agentId);
-      void this.presence.offline(agentId).catch((err: Error) => this.logger.warn(`agent ${agentId} offline not written: ${err.message}`));
-      if (announced) this.events.emit('agent.offline', { agentId });
+      if (this.sockets.get(agentId) === ws) this.sockets.delete(agentId);
+      // Written whatever happened: a superseded connection's close names an older epoch and changes nothing.
+      void connected
+        .then(
+          (conn) => this.presence.disconnect(conn),
+          () => undefined, // (never written: nothing to undo)
+        )
+        .catch((err: Error) => this.logger.warn(`agent ${agentId} offline not written: ${err.message}`));
     });
-    // The status is written (batched with the other connects of this moment) before the agent is greeted and
-    // announced: whoever reads its status after `hello` or agent.online reads online.
-    void this.presence
-      .online(agentId, this.clock.now())
-      .catch((err: Error) => this.logger.warn(`agent ${agentId} online not written: ${err.message}`))
-      .then(() => {
-        if (ws.readyState !== WebSocket.OPEN) return; // gone meanwhile: never greeted, never announced
-        announced = true;
-        this.events.emit('agent.online', { agentId });
+    void connected.then(
+      (conn) => {
+        this.conns.set(ws, conn);
+        if (ws.readyState !== WebSocket.OPEN) return; // gone meanwhile: never greeted
         this.trySend(agentId, ws, { type: 'hello', agent_id: String(agentId), heartbeat_seconds: this.config.agentHeartbeatSeconds, server_time: this.clock.now().toISOString() });
-      });
+      },
+      (err: Error) => {
+        // Not written (the database): this connection would write nothing; the agent reconnects with back-off.
+        this.logger.warn(`agent ${agentId} online not written (connection closed 1011): ${err.message}`);
+        closeAgent(ws, CLOSE.internal);
+      },
+    );
     ws.on('error', () => ws.terminate());
   }
 
@@ -288,7 +303,7 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     switch (parsed.type) {
       case 'heartbeat': {
         const { facts } = parsed.message;
-        this.presence.heartbeat(agentId, this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts));
+        this.presence.heartbeat(agentId, this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts), this.conns.get(ws));
         return;
       }
       case 'script.output': {

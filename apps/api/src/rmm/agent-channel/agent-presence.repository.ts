@@ -4,6 +4,7 @@ import { TransactionHost } from '../../database/transaction-host';
 import { hashApiKey } from '../api-keys/api-key-secret';
 import { RmmEvents } from '../events/rmm-events';
 import { FACT_COLUMNS, HeartbeatFacts } from './heartbeat-facts';
+import { HeartbeatBuffer, isTransition, newConnection, PresenceConnection, StatusOp, StatusQueue } from './presence-rules';
 
 /** How often the heartbeats received meanwhile are written (one UPDATE for all of them). */
 export const HEARTBEAT_FLUSH_MS = 5_000;
@@ -14,11 +15,22 @@ interface Waiter<T> {
   resolve: (value: T) => void;
   reject: (err: Error) => void;
 }
-interface StatusWrite {
-  status: 'online' | 'offline';
-  /** online: the time of the connect; offline: the last heartbeat not yet written (null: none). */
-  at: Date | null;
-  waiters: Array<Waiter<void>>;
+/** A queued status write and who waits for it. */
+interface QueuedOp extends StatusOp {
+  waiter: Waiter<void>;
+}
+
+/**
+ * Told, on the instance that made the change, right after it is written (never through pub/sub): the once-only
+ * effects of presence hang here (AvailabilityAlerts, CheckSync). Each gets a batch of agent ids.
+ */
+export interface PresenceListener {
+  /** Channels connected (and written) here: every connect, whether or not the agent was online before. */
+  connected?(agentIds: number[]): void;
+  /** Agents that came back online while connected (a heartbeat after a sweep had turned them offline or overdue). */
+  back?(agentIds: number[]): void;
+  /** Agents this instance's sweep turned overdue. */
+  overdue?(agentIds: number[]): void;
 }
 
 /**
@@ -31,7 +43,7 @@ interface StatusWrite {
  * folding the CTE into the UPDATE (where its ORDER BY would no longer decide the order of the locks).
  */
 const lockInIdOrder = (where: string, from = 'agents a'): string =>
-  `locked AS MATERIALIZED (SELECT a.id FROM ${from} WHERE ${where} ORDER BY a.id FOR UPDATE OF a)`;
+  `locked AS MATERIALIZED (SELECT a.id, a.status AS was FROM ${from} WHERE ${where} ORDER BY a.id FOR UPDATE OF a)`;
 
 /**
  * Runs a batched write again when PostgreSQL chose it as a deadlock's victim anyway (it rolled back, nothing
@@ -49,37 +61,64 @@ async function retryDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<
 }
 
 /**
- * What the agent channel reads and writes: an agent's credentials, and its presence. Connecting and
- * disconnecting are written at once; heartbeats only update memory and are written behind, batched every
- * HEARTBEAT_FLUSH_MS, so a heartbeat never costs a database write of its own.
+ * The one owner of an agent's presence (status, last_seen, connection_epoch) and of its announcements
+ * (agent.online, agent.offline, agent.overdue, agent.connected): nothing else writes those columns. Every connect
+ * increments the agent's connection_epoch and gives its connection that epoch; every later write of that
+ * connection (its heartbeats, its close) names it, so a stale connection (superseded here or on another
+ * instance) changes nothing. Each transition is decided by one UPDATE (which returns the status before), and
+ * announced once, by the instance whose UPDATE made it. The once-only effects (alerts, the check list at connect)
+ * are called directly on that instance (PresenceListener), never through pub/sub.
  *
- * At scale (a reconnect storm: 20,000 agents within seconds, docs/performance.md) nothing here costs a
- * statement per agent: the secrets asked for in one turn of the event loop are read with one SELECT, the
- * connects and disconnects of one turn are written with one UPDATE (one batch at a time, so a later status of
- * an agent is never overtaken by an earlier one), and the facts of one heartbeat flush with one UPDATE.
+ * Connecting and disconnecting are written at once; heartbeats only update memory and are written behind,
+ * batched every HEARTBEAT_FLUSH_MS, so a heartbeat never costs a database write of its own. At scale (a
+ * reconnect storm: 20,000 agents within seconds, docs/performance.md) nothing here costs a statement per
+ * agent: the secrets asked for in one turn of the event loop are read with one SELECT, the connects and
+ * disconnects of one turn are written with one UPDATE (one batch at a time, at most one write per agent per
+ * batch, so a later write of an agent is never overtaken by an earlier one), and the facts of one heartbeat
+ * flush with one UPDATE.
  */
 @Injectable()
 export class AgentPresenceRepository implements BeforeApplicationShutdown {
   private readonly logger = new Logger('agent-presence');
-  private readonly seen = new Map<number, Date>();
+  private readonly beats = new HeartbeatBuffer();
+  /** The newest connection of each agent made on this instance (a heartbeat given without its connection is its). */
+  private readonly current = new Map<number, PresenceConnection>();
   /** Facts heard in heartbeats since the last flush (merged: a later heartbeat's field wins). */
   private readonly facts = new Map<number, HeartbeatFacts>();
   private readonly timer = setInterval(() => void this.flush(), HEARTBEAT_FLUSH_MS).unref();
   /** Secrets asked for since the last read: agent → the SHA-256 of each secret offered, with its waiter. */
   private readonly secretsAsked = new Map<number, Array<Waiter<boolean> & { hash: Buffer }>>();
   private secretsScheduled = false;
-  /** Status writes waiting for the next batch (the latest per agent wins; every caller is answered). */
-  private readonly statusQueue = new Map<number, StatusWrite>();
+  /** Status writes waiting for the next batch. */
+  private readonly statusQueue = new StatusQueue<QueuedOp>();
   private statusWriting = false;
   /** Heartbeat flushes (heartbeats and facts), one after another. */
   private writes: Promise<unknown> = Promise.resolve();
   /** The batch run writing statuses now (awaited at shutdown). */
   private statusRun: Promise<void> = Promise.resolve();
+  private readonly listeners = new Set<PresenceListener>();
 
   constructor(
     private readonly tx: TransactionHost,
     private readonly events: RmmEvents,
   ) {}
+
+  /** Registers a listener of this instance's presence changes; returns the function that removes it. */
+  listen(listener: PresenceListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private tell(what: keyof PresenceListener, agentIds: number[]): void {
+    if (agentIds.length === 0) return;
+    for (const l of this.listeners) {
+      try {
+        l[what]?.(agentIds);
+      } catch (err) {
+        this.logger.error(`presence listener (${what}) failed: ${(err as Error).message}`);
+      }
+    }
+  }
 
   /** True when `secret` is the agent's current secret (a re-enrollment replaces it). Batched: one SELECT per event-loop turn. */
   verifySecret(agentId: number, secret: string): Promise<boolean> {
@@ -117,27 +156,33 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     }
   }
 
-  online(agentId: number, at: Date): Promise<void> {
-    this.seen.delete(agentId);
-    return this.writeStatus(agentId, 'online', at);
+  /**
+   * A channel connected at `at`: the agent is online, its connection_epoch incremented; resolves once written,
+   * with the connection (its epoch set). Announces agent.online when the agent was not online (a connection
+   * replacing another, here or on another instance, is no transition), and agent.connected (with the epoch) in
+   * every case, for whichever instance holds an older connection of the agent to close it (4000).
+   */
+  connect(agentId: number, at: Date): Promise<PresenceConnection> {
+    const conn = newConnection(agentId);
+    this.current.set(agentId, conn);
+    return this.queue({ kind: 'connect', conn, at }).then(() => conn);
   }
 
-  /** The channel closed: offline; `last_seen` stays the last time the agent was heard (a pending heartbeat counts). */
-  offline(agentId: number): Promise<void> {
-    const heard = this.seen.get(agentId) ?? null;
-    this.seen.delete(agentId);
-    return this.writeStatus(agentId, 'offline', heard);
+  /**
+   * The connection closed: offline, if it is still the agent's current connection (its epoch) and the agent is
+   * online; `last_seen` stays the last time the agent was heard (a pending heartbeat of this connection counts).
+   * A stale connection's close changes nothing and announces nothing.
+   */
+  disconnect(conn: PresenceConnection): Promise<void> {
+    const heard = this.beats.takeFor(conn);
+    if (this.current.get(conn.agentId) === conn) this.current.delete(conn.agentId);
+    return this.queue({ kind: 'disconnect', conn, at: heard });
   }
 
-  /** Queues an agent's new status; resolves once it is written (with the others of its batch). */
-  private writeStatus(agentId: number, status: 'online' | 'offline', at: Date | null): Promise<void> {
+  /** Queues a connection's status write; resolves once it is written (with the others of its batch). */
+  private queue(op: StatusOp): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const queued = this.statusQueue.get(agentId);
-      const waiters = queued ? queued.waiters : [];
-      waiters.push({ resolve, reject });
-      // A pending heartbeat time still counts for an offline that replaces a queued online.
-      const offlineAt = status === 'offline' && queued?.status === 'online' ? (at ?? queued.at) : at;
-      this.statusQueue.set(agentId, { status, at: status === 'offline' ? offlineAt : at, waiters });
+      this.statusQueue.push({ ...op, waiter: { resolve, reject } });
       if (!this.statusWriting) {
         this.statusWriting = true;
         setImmediate(() => (this.statusRun = this.writeStatuses()));
@@ -145,27 +190,49 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     });
   }
 
-  /** Writes the queued statuses, one statement per batch, one batch at a time, until the queue is empty. */
+  /** Writes the queued status writes, one statement per batch, one batch at a time, until the queue is empty. */
   private async writeStatuses(): Promise<void> {
     while (this.statusQueue.size > 0) {
-      const batch = [...this.statusQueue].slice(0, BATCH_ROWS);
-      for (const [agentId] of batch) this.statusQueue.delete(agentId);
+      const all = this.statusQueue.next(BATCH_ROWS);
+      // A close whose connect was never written (it failed) has nothing to write.
+      const batch = all.filter((op) => op.kind === 'connect' || op.conn.epoch !== null);
+      for (const op of all) if (!batch.includes(op)) op.waiter.resolve();
+      if (batch.length === 0) continue;
       try {
-        const ids = batch.map(([id]) => id);
-        const statuses = batch.map(([, w]) => w.status);
-        const times = batch.map(([, w]) => (w.at ? w.at.toISOString() : null));
-        await retryDeadlock(() =>
-          this.tx.exec(
-            `WITH ${lockInIdOrder('a.id = ANY($1::int[])')}
-             UPDATE agents a SET status = s.status,
-                    last_seen = CASE WHEN s.status = 'online' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END
-               FROM unnest($1::int[], $2::text[], $3::timestamptz[]) AS s(id, status, at), locked l WHERE a.id = s.id AND l.id = s.id`,
-            [ids, statuses, times],
+        const rows = await retryDeadlock(() =>
+          this.tx.rows<{ id: number; kind: 'connect' | 'disconnect'; epoch: string; was: string }>(
+            `WITH s AS (SELECT * FROM unnest($1::int[], $2::text[], $3::timestamptz[], $4::bigint[]) AS x(id, kind, at, epoch)),
+             ${lockInIdOrder('a.id = ANY($1::int[])')},
+             changed AS (
+               UPDATE agents a SET
+                 status = CASE WHEN s.kind = 'connect' THEN 'online' ELSE 'offline' END,
+                 last_seen = CASE WHEN s.kind = 'connect' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END,
+                 connection_epoch = CASE WHEN s.kind = 'connect' THEN a.connection_epoch + 1 ELSE a.connection_epoch END
+                FROM s, locked l
+               WHERE a.id = s.id AND l.id = s.id
+                 AND (s.kind = 'connect' OR (a.connection_epoch = s.epoch AND a.status = 'online'))
+               RETURNING a.id, s.kind, a.connection_epoch::text AS epoch, l.was)
+             SELECT * FROM changed`,
+            [batch.map((op) => op.conn.agentId), batch.map((op) => op.kind), batch.map((op) => (op.at ? op.at.toISOString() : null)), batch.map((op) => op.conn.epoch)],
           ),
         );
-        for (const [, w] of batch) for (const waiter of w.waiters) waiter.resolve();
+        const connected: number[] = [];
+        for (const r of rows) {
+          if (r.kind === 'connect') {
+            const op = batch.find((o) => o.kind === 'connect' && o.conn.agentId === r.id)!;
+            op.conn.epoch = Number(r.epoch);
+            connected.push(r.id);
+            if (isTransition(r.was, 'online')) this.events.emit('agent.online', { agentId: r.id });
+            this.events.emit('agent.connected', { agentId: r.id, epoch: op.conn.epoch });
+          } else {
+            this.events.emit('agent.offline', { agentId: r.id });
+          }
+        }
+        for (const op of batch) op.waiter.resolve();
+        // After the waiters (the gateway greets its agents first), on this instance only: the once-only effects.
+        if (connected.length > 0) setImmediate(() => this.tell('connected', connected));
       } catch (err) {
-        for (const [, w] of batch) for (const waiter of w.waiters) waiter.reject(err as Error);
+        for (const op of batch) op.waiter.reject(err as Error);
       }
     }
     this.statusWriting = false;
@@ -174,7 +241,8 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
   /**
    * The silence rules, applied to every agent (whichever instance holds its channel): online and silent for
    * `offlineAfter` seconds → offline; silent for `overdueAfter` → overdue. Each row changes once (the UPDATE
-   * decides), so several instances sweeping together announce each change once.
+   * decides), so several instances sweeping together announce each change once (agent.offline, agent.overdue)
+   * and the instance that made an agent overdue opens its alert (PresenceListener.overdue).
    */
   async markSilent(now: Date, offlineAfterSeconds: number, overdueAfterSeconds: number): Promise<{ offline: number[]; overdue: number[] }> {
     await this.flush();
@@ -185,7 +253,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
         `WITH ${lockInIdOrder(`a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'offline' FROM locked l
                       WHERE a.id = l.id AND a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id)
-         SELECT id FROM changed`,
+         SELECT id FROM changed ORDER BY id`,
         [now, offlineAfterSeconds],
       ),
     );
@@ -194,16 +262,24 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
         `WITH ${lockInIdOrder(`a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'overdue' FROM locked l
                       WHERE a.id = l.id AND a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id)
-         SELECT id FROM changed`,
+         SELECT id FROM changed ORDER BY id`,
         [now, overdueAfterSeconds],
       ),
     );
-    return { offline: offline.map((r) => r.id), overdue: overdue.map((r) => r.id) };
+    const changed = { offline: offline.map((r) => r.id), overdue: overdue.map((r) => r.id) };
+    for (const agentId of changed.offline) this.events.emit('agent.offline', { agentId });
+    for (const agentId of changed.overdue) this.events.emit('agent.overdue', { agentId });
+    this.tell('overdue', changed.overdue);
+    return changed;
   }
 
-  /** A heartbeat (with the facts it carried, already validated): remembered now, written with the next flush. */
-  heartbeat(agentId: number, at: Date, facts?: HeartbeatFacts | null): void {
-    this.seen.set(agentId, at);
+  /**
+   * A heartbeat (with the facts it carried, already validated) of a connection (by default this instance's newest
+   * connection of the agent): remembered now, written with the next flush under that connection's epoch.
+   */
+  heartbeat(agentId: number, at: Date, facts?: HeartbeatFacts | null, conn?: PresenceConnection): void {
+    const of = conn ?? this.current.get(agentId);
+    if (of) this.beats.record(of, at);
     if (facts) this.facts.set(agentId, { ...this.facts.get(agentId), ...facts });
   }
 
@@ -227,23 +303,30 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     const facts = [...this.facts];
     this.facts.clear();
     if (facts.length > 0) await this.writeFacts(facts);
-    if (this.seen.size === 0) return 0;
-    const ids = [...this.seen.keys()];
-    const times = ids.map((id) => this.seen.get(id)!.toISOString());
-    this.seen.clear();
+    const beats = this.beats.take();
+    if (beats.length === 0) return 0;
     try {
-      await retryDeadlock(() =>
-        this.tx.exec(
-          `WITH ${lockInIdOrder('a.id = ANY($1::int[])')}
-           UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
-             FROM unnest($1::int[], $2::timestamptz[]) AS s(id, at), locked l WHERE a.id = s.id AND l.id = s.id`,
-          [ids, times],
+      // Only the rows whose epoch is the heartbeat's connection's (a superseded connection's heartbeats change
+      // nothing); an agent that a sweep had turned offline or overdue while it was connected comes back: announced.
+      const back = await retryDeadlock(() =>
+        this.tx.rows<{ id: number }>(
+          `WITH s AS (SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::bigint[]) AS x(id, at, epoch)),
+           ${lockInIdOrder('a.connection_epoch = s.epoch', 'agents a JOIN s ON a.id = s.id')},
+           changed AS (
+             UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
+               FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND a.connection_epoch = s.epoch
+             RETURNING a.id, l.was)
+           SELECT id FROM changed WHERE was <> 'online' ORDER BY id`,
+          [beats.map((b) => b.agentId), beats.map((b) => b.at.toISOString()), beats.map((b) => b.epoch)],
         ),
       );
+      const ids = back.map((r) => r.id);
+      for (const agentId of ids) this.events.emit('agent.online', { agentId });
+      this.tell('back', ids);
     } catch (err) {
-      this.logger.warn(`heartbeats not written (${ids.length}): ${(err as Error).message}`);
+      this.logger.warn(`heartbeats not written (${beats.length}): ${(err as Error).message}`);
     }
-    return ids.length;
+    return beats.length;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
+import { FindOptionsWhere, In, Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
 import { AlertEntity, AlertSeverity, AlertType } from '@app/entities';
 import { Page } from '../common/pagination.dto';
@@ -48,9 +48,17 @@ export class AlertsRepository {
     return this.alerts.findOneBy({ id });
   }
 
-  /** First acknowledgement wins: a second one changes nothing. */
-  async acknowledge(id: number, by: string, at: Date): Promise<void> {
-    await this.alerts.update({ id, acknowledgedAt: IsNull() }, { acknowledged: true, acknowledgedAt: at, acknowledgedBy: by });
+  /**
+   * Acknowledges an open alert, decided by one UPDATE: the first acknowledgement wins, and a resolved alert is
+   * left as it is. True when this call changed it.
+   */
+  async acknowledge(id: number, by: string, at: Date): Promise<boolean> {
+    const rows = await this.tx.rows<{ id: number }>(
+      `UPDATE alerts SET acknowledged = true, acknowledged_at = $3, acknowledged_by = $2
+        WHERE id = $1 AND acknowledged_at IS NULL AND NOT resolved RETURNING id`,
+      [id, by, at],
+    );
+    return rows.length > 0;
   }
 
   /**
@@ -102,8 +110,48 @@ export class AlertsRepository {
     return this.alerts.find({ where: { agentId, resolved: false }, order: { id: 'ASC' } });
   }
 
-  /** First resolution wins. */
-  async resolve(id: number, by: string, at: Date): Promise<void> {
-    await this.alerts.update({ id, resolved: false }, { resolved: true, resolvedAt: at, resolvedBy: by });
+  /** Resolves an open alert, decided by one UPDATE: the first resolution wins. True when this call resolved it. */
+  async resolve(id: number, by: string, at: Date): Promise<boolean> {
+    const rows = await this.tx.rows<{ id: number }>(
+      `UPDATE alerts SET resolved = true, resolved_at = $3, resolved_by = $2 WHERE id = $1 AND NOT resolved RETURNING id`,
+      [id, by, at],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Opens agent_overdue for every overdue agent without one open (`agentIds`: only among these), in one
+   * statement: the agents' rows are locked (FOR SHARE, in id order, like every presence write) and their status
+   * checked again on the version a concurrent connect left, so an agent that just came back opens nothing; the
+   * partial unique index UQ_alerts_open_overdue stands behind it, so instances running this together open one
+   * alert per agent. The alerts it opened, oldest first.
+   */
+  async openOverdue(severity: AlertSeverity, at: Date, agentIds?: number[]): Promise<AlertEntity[]> {
+    const rows = await this.tx.rows<{ id: number }>(
+      `WITH due AS MATERIALIZED (
+         SELECT a.id, a.hostname, a.last_seen FROM agents a
+          WHERE a.status = 'overdue' AND ($3::int[] IS NULL OR a.id = ANY($3::int[]))
+            AND NOT EXISTS (SELECT 1 FROM alerts x WHERE x.agent_id = a.id AND x.alert_type = 'agent_overdue' AND NOT x.resolved)
+          ORDER BY a.id FOR SHARE OF a),
+       created AS (
+         INSERT INTO alerts (alert_type, agent_id, severity, message, created_at)
+         SELECT 'agent_overdue', d.id, $1, 'agent ' || d.hostname || ' is overdue: not heard from'
+                || COALESCE(' since ' || to_char(d.last_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ''), $2
+           FROM due d ORDER BY d.id
+         ON CONFLICT DO NOTHING RETURNING id)
+       SELECT id FROM created`,
+      [severity, at, agentIds ?? null],
+    );
+    return rows.length === 0 ? [] : this.alerts.find({ where: { id: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
+  }
+
+  /** Resolves the open agent_overdue alerts of agents that are online, in one statement; the alerts it resolved. */
+  async resolveOverdueOfOnline(by: string, at: Date): Promise<AlertEntity[]> {
+    const rows = await this.tx.rows<{ id: number }>(
+      `UPDATE alerts x SET resolved = true, resolved_at = $1, resolved_by = $2 FROM agents a
+        WHERE a.id = x.agent_id AND a.status = 'online' AND NOT x.resolved AND x.alert_type = 'agent_overdue' RETURNING x.id`,
+      [at, by],
+    );
+    return rows.length === 0 ? [] : this.alerts.find({ where: { id: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
   }
 }

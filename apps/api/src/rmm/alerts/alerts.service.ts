@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AlertEntity, AlertType } from '@app/entities';
+import { AlertEntity, AlertSeverity, AlertType } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { notFound } from '../../common/errors/domain-error';
 import { Page } from '../common/pagination.dto';
@@ -28,22 +28,38 @@ export class AlertsService {
     return a;
   }
 
-  /** Marks the alert seen (not resolved): who (the key's name) and when. Idempotent. */
+  /**
+   * Marks an open alert seen (not resolved): who (the key's name) and when. The UPDATE decides: a second
+   * acknowledgement, or one of a resolved alert, changes nothing and answers the alert as it is (200, not an
+   * error: the caller's intent, "seen", holds). alert.acknowledged only when this call changed it.
+   */
   async acknowledge(id: number, by: string): Promise<AlertEntity> {
-    const before = await this.get(id);
-    await this.repo.acknowledge(id, by, this.clock.now());
+    const changed = await this.repo.acknowledge(id, by, this.clock.now());
     const after = await this.get(id);
-    if (!before.acknowledged) this.events.emit('alert.acknowledged', { agentId: after.agentId, alert: toAlertDto(after) });
+    if (changed) this.events.emit('alert.acknowledged', { agentId: after.agentId, alert: toAlertDto(after) });
     return after;
   }
 
-  /** Resolves the alert: it leaves the active list. Idempotent. */
+  /** Resolves the alert: it leaves the active list. The UPDATE decides: idempotent, alert.resolved once. */
   async resolve(id: number, by: string): Promise<AlertEntity> {
-    const before = await this.get(id);
-    await this.repo.resolve(id, by, this.clock.now());
+    const changed = await this.repo.resolve(id, by, this.clock.now());
     const after = await this.get(id);
-    if (!before.resolved) this.events.emit('alert.resolved', { agentId: after.agentId, alert: toAlertDto(after) });
+    if (changed) this.events.emit('alert.resolved', { agentId: after.agentId, alert: toAlertDto(after) });
     return after;
+  }
+
+  /** Opens agent_overdue for the overdue agents without one (`agentIds`: among these only); alert.created for each. */
+  async openOverdue(severity: AlertSeverity, agentIds?: number[]): Promise<AlertEntity[]> {
+    const created = await this.repo.openOverdue(severity, this.clock.now(), agentIds);
+    for (const a of created) this.events.emit('alert.created', { agentId: a.agentId, alert: toAlertDto(a) });
+    return created;
+  }
+
+  /** Resolves by 'system' the agent_overdue alerts of agents that are online; alert.resolved for each. */
+  async resolveOverdueOfOnline(): Promise<AlertEntity[]> {
+    const resolved = await this.repo.resolveOverdueOfOnline(RESOLVED_BY_SYSTEM, this.clock.now());
+    for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
+    return resolved;
   }
 
   /**

@@ -1,64 +1,60 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { TransactionHost } from '../../database/transaction-host';
-import { RmmEvents } from '../events/rmm-events';
+import { RuntimeConfig } from '../../config/runtime-config';
+import { AgentPresenceRepository } from '../agent-channel/agent-presence.repository';
 import { AlertsService } from './alerts.service';
 
 /** The severity of an agent_overdue alert (an agent silent for RMM_AGENT_OVERDUE_AFTER_SECONDS). */
 export const OVERDUE_SEVERITY = 'error';
-/** Agents coming back within this window have their agent_overdue alerts resolved in one statement. */
-const BACK_BATCH_MS = 25;
 
 /**
- * Availability: an agent that becomes overdue opens one agent_overdue alert; the agent coming back (its
- * channel connects again) resolves it by 'system'. agent.overdue is announced once per change by the status
- * sweep (the UPDATE decides), so several instances open one alert (and the unique index stands behind it);
- * with several instances each handles only the events it emitted itself ({ local: true }), so no work is done N times.
- * Agents coming back are collected for BACK_BATCH_MS and resolved in one UPDATE (a reconnect storm of
- * thousands of agents costs a handful of statements, not one per agent).
+ * Availability: an agent that becomes overdue opens one agent_overdue alert; the agent coming back (its channel
+ * connects again, or a heartbeat of its open channel after a sweep) resolves it by 'system'. Both are done
+ * directly by the instance that made the change (AgentPresenceRepository's listener: the one whose UPDATE turned
+ * the agent overdue, the one the agent connected to), never on an event coming back through pub/sub. Each batch of
+ * agents costs one statement. Every RMM_RECONCILE_SECONDS each instance also repairs what was missed (a crash
+ * between the status write and the alert, a failed statement): it opens agent_overdue for every overdue agent
+ * without one and resolves those of agents that are online, in two set-based statements; the partial unique
+ * index UQ_alerts_open_overdue and the UPDATE's NOT resolved keep instances doing it together from doubling
+ * anything.
  */
 @Injectable()
 export class AvailabilityAlerts implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('alerts');
-  private readonly off: Array<() => void> = [];
-  private readonly backPending = new Set<number>();
-  private backTimer?: NodeJS.Timeout;
+  private off?: () => void;
+  private timer?: NodeJS.Timeout;
+  private reconciling?: Promise<unknown>;
 
   constructor(
     private readonly alerts: AlertsService,
-    private readonly events: RmmEvents,
-    private readonly tx: TransactionHost,
+    private readonly presence: AgentPresenceRepository,
+    private readonly config: RuntimeConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.off.push(
-      this.events.on('agent.overdue', ({ agentId }) => void this.overdue(agentId).catch((err: Error) => this.logger.warn(`agent_overdue alert of agent ${agentId} not opened: ${err.message}`)), { local: true }),
-      this.events.on('agent.online', ({ agentId }) => this.back(agentId), { local: true }),
-    );
+    const back = (ids: number[]): void =>
+      void this.alerts.resolveBySystemForAgents('agent_overdue', ids).catch((err: Error) => this.logger.warn(`agent_overdue alerts of ${ids.length} agent(s) not resolved: ${err.message}`));
+    this.off = this.presence.listen({
+      overdue: (ids) =>
+        void this.alerts.openOverdue(OVERDUE_SEVERITY, ids).catch((err: Error) => this.logger.warn(`agent_overdue alerts of ${ids.length} agent(s) not opened: ${err.message}`)),
+      connected: back,
+      back,
+    });
+    this.timer = setInterval(() => void this.reconcile().catch((err: Error) => this.logger.warn(`agent_overdue alerts not reconciled: ${err.message}`)), this.config.reconcileSeconds * 1000).unref();
   }
 
   onApplicationShutdown(): void {
-    for (const off of this.off.splice(0)) off();
-    clearTimeout(this.backTimer);
-    this.backTimer = undefined;
-    this.backPending.clear();
+    this.off?.();
+    clearInterval(this.timer);
   }
 
-  private async overdue(agentId: number): Promise<void> {
-    const rows = await this.tx.rows<{ hostname: string; last_seen: Date | null }>(`SELECT hostname, last_seen FROM agents WHERE id = $1`, [agentId]);
-    if (!rows[0]) return; // deleted meanwhile
-    const since = rows[0].last_seen ? ` since ${new Date(rows[0].last_seen).toISOString()}` : '';
-    await this.alerts.raise({ alertType: 'agent_overdue', agentId, severity: OVERDUE_SEVERITY, message: `agent ${rows[0].hostname} is overdue: not heard from${since}` });
-  }
-
-  private back(agentId: number): void {
-    this.backPending.add(agentId);
-    this.backTimer ??= setTimeout(() => {
-      this.backTimer = undefined;
-      const ids = [...this.backPending];
-      this.backPending.clear();
-      void this.alerts
-        .resolveBySystemForAgents('agent_overdue', ids)
-        .catch((err: Error) => this.logger.warn(`agent_overdue alerts of ${ids.length} agent(s) not resolved: ${err.message}`));
-    }, BACK_BATCH_MS);
+  /** Opens what is missing and resolves what is over, per the agents' status now (one run at a time). */
+  reconcile(): Promise<{ opened: number; resolved: number }> {
+    const run = (this.reconciling ?? Promise.resolve()).then(async () => {
+      const opened = await this.alerts.openOverdue(OVERDUE_SEVERITY);
+      const resolved = await this.alerts.resolveOverdueOfOnline();
+      return { opened: opened.length, resolved: resolved.length };
+    });
+    this.reconciling = run.catch(() => undefined);
+    return run;
   }
 }

@@ -10,6 +10,16 @@ export type CheckFields = Pick<CheckEntity, 'agentId' | 'checkType' | 'name' | '
 export const HISTORY_KEEP = 500;
 
 /** A check as the agent needs it (checks.sync), its script's text included for a script check. */
+/** The fingerprint of an agent without checks. */
+export const EMPTY_LIST_FINGERPRINT = '';
+
+/**
+ * What identifies one check as checks.sync carries it, without its script's body: every field of the check the
+ * list carries, and the script's fields and its last change (updated_at, which every change of a script moves).
+ */
+const CHECK_FINGERPRINT = `concat_ws('|', c.id, c.check_type, c.name, c.run_interval, c.settings::text, c.script_id, s.shell, s.default_timeout,
+  array_to_string(s.default_args, chr(31)), (extract(epoch FROM s.updated_at) * 1000000)::bigint)`;
+
 export interface CheckToRun {
   id: number;
   checkType: CheckType;
@@ -88,25 +98,27 @@ export class ChecksRepository {
 
   /** Every check of the agent, by id, with the script of each script check. */
   async toRun(agentId: number): Promise<CheckToRun[]> {
-    return (await this.toRunOfAgents([agentId])).get(agentId) ?? [];
+    return (await this.toRunOfAgents([agentId])).get(agentId)?.checks ?? [];
   }
 
-  /** toRun for many agents in one statement: each agent's checks (an agent without any is absent). */
-  async toRunOfAgents(agentIds: number[]): Promise<Map<number, CheckToRun[]>> {
-    const byAgent = new Map<number, CheckToRun[]>();
+  /**
+   * toRun for many agents in one statement: each agent's checks, with the fingerprint of that list (an agent
+   * without any is absent: its fingerprint is EMPTY_LIST_FINGERPRINT).
+   */
+  async toRunOfAgents(agentIds: number[]): Promise<Map<number, { checks: CheckToRun[]; fingerprint: string }>> {
+    const byAgent = new Map<number, { checks: CheckToRun[]; fingerprint: string }>();
     if (agentIds.length === 0) return byAgent;
-    const rows = await this.tx.rows<
-      { agent_id: number; id: number; check_type: CheckType; name: string; run_interval: number; settings: Record<string, unknown>; shell: string | null; body: string | null; default_args: string[] | null; default_timeout: number | null }
-    >(
-      `SELECT c.agent_id, c.id, c.check_type, c.name, c.run_interval, c.settings, s.shell, s.body, s.default_args, s.default_timeout
+    const rows = await this.tx.rows<{ agent_id: number; id: number; check_type: CheckType; name: string; run_interval: number; settings: Record<string, unknown>; shell: string | null; body: string | null; default_args: string[] | null; default_timeout: number | null; fp: string }>(
+      `SELECT c.agent_id, c.id, c.check_type, c.name, c.run_interval, c.settings, s.shell, s.body, s.default_args, s.default_timeout,
+              md5(string_agg(${CHECK_FINGERPRINT}, E'\n') OVER (PARTITION BY c.agent_id ORDER BY c.id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) AS fp
          FROM checks c LEFT JOIN scripts s ON s.id = c.script_id
         WHERE c.agent_id = ANY($1::int[]) ORDER BY c.agent_id, c.id`,
       [agentIds],
     );
     for (const r of rows) {
       let list = byAgent.get(r.agent_id);
-      if (!list) byAgent.set(r.agent_id, (list = []));
-      list.push({
+      if (!list) byAgent.set(r.agent_id, (list = { checks: [], fingerprint: r.fp }));
+      list.checks.push({
         id: r.id,
         checkType: r.check_type,
         name: r.name,
@@ -116,6 +128,21 @@ export class ChecksRepository {
       });
     }
     return byAgent;
+  }
+
+  /**
+   * The fingerprint of each agent's check list now, without reading the lists (no script bodies): one
+   * statement per call, for the reconcile of thousands of agents. Agents without checks are absent.
+   */
+  async fingerprintsOf(agentIds: number[]): Promise<Map<number, string>> {
+    if (agentIds.length === 0) return new Map();
+    const rows = await this.tx.rows<{ agent_id: number; fp: string }>(
+      `SELECT c.agent_id, md5(string_agg(${CHECK_FINGERPRINT}, E'\n' ORDER BY c.id)) AS fp
+         FROM checks c LEFT JOIN scripts s ON s.id = c.script_id
+        WHERE c.agent_id = ANY($1::int[]) GROUP BY c.agent_id`,
+      [agentIds],
+    );
+    return new Map(rows.map((r) => [r.agent_id, r.fp]));
   }
 
   /** The agents that run a script check of this script. */
@@ -136,9 +163,7 @@ export class ChecksRepository {
    */
   async recordResult(agentId: number, checkId: number, status: CheckStatus, moreInfo: string | null, at: Date): Promise<RecordedResult | null> {
     const rows = await this.tx.run(async () => {
-      const changed = await this.tx.rows<
-        { id: number; agent_id: number; name: string; status: CheckStatus; previous_status: CheckStatus; fail_count: number; fails_b4_alert: number; severity: AlertSeverity }
-      >(
+      const changed = await this.tx.rows<{ id: number; agent_id: number; name: string; status: CheckStatus; previous_status: CheckStatus; fail_count: number; fails_b4_alert: number; severity: AlertSeverity }>(
         `WITH prev AS (
            SELECT id, status FROM checks WHERE id = $1 AND agent_id = $2 FOR UPDATE),
          changed AS (

@@ -12,6 +12,13 @@ export interface RmmEventMap {
   'agent.offline': { agentId: number };
   'agent.overdue': { agentId: number };
   'agent.updated': { agentId: number };
+  /**
+   * A channel of the agent connected and was given this connection_epoch (AgentPresenceRepository): any
+   * instance holding an older connection of the agent closes it (4000). Not relayed to subscribers; a lost one is
+   * harmless (the older connection's writes name an older epoch and change nothing; docs/decisions.md, "Who owns
+   * each state").
+   */
+  'agent.connected': { agentId: number; epoch: number };
   /** A device registered (again, when `reenrolled`): any connection made with the agent's old secret must close. */
   'agent.registered': { agentId: number; reenrolled: boolean };
   'script.started': { agentId: number; runId: number; script: number };
