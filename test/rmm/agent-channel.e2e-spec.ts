@@ -202,6 +202,7 @@ describe('agent channel', () => {
     const off = bus.on('agent.updated', (e) => e.agentId === Number(agentId) && updated.push(e.agentId));
     const detail = async (): Promise<Record<string, unknown>> => (await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body;
     const settle = () => new Promise((r) => setTimeout(r, 100));
+    const before = (await detail()).updated_at as string;
     try {
       const disks = [{ device: '/', free: '10.0 GB', total: '20.0 GB', percent: 50 }];
       agent.send({ type: 'heartbeat', facts: { logged_in_username: 'alice', total_ram: 7.5, disks, local_ip: '10.0.0.9', operating_system: 'Linux 6.1', version: '0.2.0' } });
@@ -210,12 +211,16 @@ describe('agent channel', () => {
       await presence.flush();
       expect(await detail()).toMatchObject({ hostname: 'chan-facts-01', monitoring_type: 'workstation', logged_in_username: 'bob', total_ram: 7.5, disks, local_ip: '10.0.0.9', operating_system: 'Linux 6.1', version: '0.2.0' });
       expect(updated).toEqual([Number(agentId)]);
+      // updated_at says when the agent's record last changed: facts count, heartbeats alone do not
+      const changedAt = (await detail()).updated_at as string;
+      expect(new Date(changedAt).getTime()).toBeGreaterThan(new Date(before).getTime());
 
       // the same facts again: nothing changed, no event
       agent.send({ type: 'heartbeat', facts: { logged_in_username: 'bob', total_ram: 7.5 } });
       await settle();
       await presence.flush();
       expect(updated).toHaveLength(1);
+      expect((await detail()).updated_at).toBe(changedAt);
 
       // bad facts: dropped field by field, never an error, the connection stays; `facts` that is not an object
       // makes the heartbeat invalid (answered with an error, nothing written)

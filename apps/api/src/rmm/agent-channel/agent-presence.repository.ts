@@ -365,7 +365,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
         `WITH s AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id int, f jsonb)),
          ${lockInIdOrder(differs, 'agents a JOIN s ON a.id = s.id')},
          changed AS (
-           UPDATE agents a SET ${FACT_COLUMNS.map((c, k) => `${c} = ${next[k]}`).join(', ')}
+           UPDATE agents a SET ${FACT_COLUMNS.map((c, k) => `${c} = ${next[k]}`).join(', ')}, updated_at = now()
              FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND ${differs}
            RETURNING a.id)
          SELECT id FROM changed`,
