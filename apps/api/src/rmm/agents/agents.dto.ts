@@ -74,7 +74,7 @@ export class AgentDetailDto extends AgentDto {
   @ApiProperty({ nullable: true, type: 'object', additionalProperties: true }) wmi_detail: Record<string, unknown> | null;
   @ApiProperty({ nullable: true, type: Number, description: 'The deployment the agent last enrolled through' }) deployment: number | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ format: 'date-time', description: "when the agent's record last changed: its facts (sent with heartbeats), name, client or site; heartbeats alone move last_seen, not this" })
+  @ApiProperty({ format: 'date-time', description: "when the agent's record last changed: its facts (sent with heartbeats) or a re-enrollment; heartbeats that change nothing move last_seen, not this" })
   updated_at: string;
 }
 
