@@ -8,6 +8,7 @@ import { Monitoring1763900300000 } from './1763900300000-monitoring';
 import { EnrollmentProof1763900418300 } from './1763900418300-enrollment-proof';
 import { RunErrors1764000500000 } from './1764000500000-run-errors';
 import { ConnectionEpoch1764100000000 } from './1764100000000-connection-epoch';
+import { AgentOsHostname1764200000000 } from './1764200000000-agent-os-hostname';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -20,4 +21,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   EnrollmentProof1763900418300,
   RunErrors1764000500000,
   ConnectionEpoch1764100000000,
+  AgentOsHostname1764200000000,
 ];

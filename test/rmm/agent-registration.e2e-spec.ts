@@ -55,7 +55,7 @@ describe('agent registration', () => {
     const d = await deployment();
     const res = await register(d.uuid, facts('reg-ws-01'));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ agent_id: expect.stringMatching(/^\d+$/), agent_secret: expect.stringMatching(/^agt_[A-Za-z0-9_-]{40}$/), client: tenant.clientId, site: tenant.siteId, reenrolled: false });
+    expect(res.body).toEqual({ agent_id: expect.stringMatching(/^\d+$/), agent_secret: expect.stringMatching(/^agt_[A-Za-z0-9_-]{40}$/), hostname: 'reg-ws-01', client: tenant.clientId, site: tenant.siteId, reenrolled: false });
     const listed = await t.http.get('/api/v3/agents/?hostname=reg-ws-01').set(admin);
     expect(listed.body).toEqual([
       expect.objectContaining({

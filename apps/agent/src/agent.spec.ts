@@ -2,7 +2,7 @@ import { backoffMs, channelUrl, reconnectDelayMs, RESTART_ATTEMPTS, resultMessag
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { changedFacts, hardwareId, parseDf, parseIoregUuid, parseRegMachineGuid, rawMachineId } from './facts';
+import { changedFacts, hardwareId, heartbeatFacts, parseDf, parseIoregUuid, parseRegMachineGuid, rawMachineId } from './facts';
 import { Chunk, interpreterFor, OutputCoalescer, runScript } from './run-script';
 
 describe('reference agent, pure parts', () => {
@@ -128,13 +128,20 @@ describe('reference agent, pure parts', () => {
   });
 
   it('sends every fact first, then only what changed', () => {
-    const facts = { plat: 'linux' as const, version: '0.1.0', total_ram: 8, disks: [{ device: '/', free: '1 GB', total: '2 GB', percent: 50 }], logged_in_username: 'alice' };
+    const facts = { hostname: 'vm', plat: 'linux' as const, version: '0.1.0', total_ram: 8, disks: [{ device: '/', free: '1 GB', total: '2 GB', percent: 50 }], logged_in_username: 'alice' };
     expect(changedFacts(undefined, facts)).toEqual(facts);
     expect(changedFacts(facts, { ...facts })).toBeUndefined();
     expect(changedFacts(facts, { ...facts, logged_in_username: 'bob', disks: [{ device: '/', free: '0.5 GB', total: '2 GB', percent: 75 }] })).toEqual({
       logged_in_username: 'bob',
       disks: [{ device: '/', free: '0.5 GB', total: '2 GB', percent: 75 }],
     });
+    // a renamed machine: its new name goes with the next heartbeat (the server keeps it as os_hostname)
+    expect(changedFacts(facts, { ...facts, hostname: 'vm-renamed' })).toEqual({ hostname: 'vm-renamed' });
+  });
+
+  it("heartbeat facts carry the machine's hostname and not monitoring_type", () => {
+    const all = { hostname: 'vm', plat: 'linux' as const, version: '0.1.0', monitoring_type: 'workstation' as const };
+    expect(heartbeatFacts(all)).toEqual({ hostname: 'vm', plat: 'linux', version: '0.1.0' });
   });
 
   describe('hardware id', () => {

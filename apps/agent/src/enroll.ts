@@ -47,7 +47,6 @@ interface Options {
   email: string;
   password: string;
   hostname: string;
-  hostnameGiven: boolean;
   platform: string;
   prefix?: string;
   noService: boolean;
@@ -90,7 +89,6 @@ export function parseArgs(argv: string[]): Options {
     email: values.email,
     password: values.password,
     hostname,
-    hostnameGiven: values.hostname !== undefined && values.hostname !== '',
     platform: values.platform || defaultPlatform(),
     prefix: values.prefix,
     noService,
@@ -218,8 +216,9 @@ function runInstaller(o: Options, file: string): Promise<void> {
   say(3, `running the installer${o.prefix ? ` (prefix ${o.prefix})` : ''}…`);
   const args = [...(o.prefix ? ['--prefix', o.prefix] : []), ...(o.noService ? ['--no-service'] : [])];
   const [cmd, argv] = o.platform === 'windows' ? ['powershell', ['-ExecutionPolicy', 'Bypass', '-File', file, ...args]] : ['sh', [file, ...args]];
+  // The server registers the device under the hostname asked for at step 2 (--hostname included): the agent
+  // reports the machine's own name (RMM_AGENT_HOSTNAME, when set here, still overrides it), kept as os_hostname.
   const env = { ...process.env };
-  if (o.hostnameGiven) env.RMM_AGENT_HOSTNAME = o.hostname;
   return new Promise((resolve, reject) => {
     // the installer's output goes to stderr: stdout carries the agent id only
     const child = spawn(cmd, argv, { env, stdio: ['ignore', 2, 2], detached: process.platform !== 'win32' });

@@ -81,10 +81,10 @@ export function parseDf(out: string): Disk[] {
   return result;
 }
 
-/** The facts a heartbeat may carry (no hostname, no monitoring_type). */
+/** The facts a heartbeat may carry (no monitoring_type; the hostname is the machine's, kept by the server as os_hostname). */
 export function heartbeatFacts(facts: Facts): HeartbeatFacts {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- dropped on purpose
-  const { hostname, monitoring_type, ...rest } = facts;
+  const { monitoring_type, ...rest } = facts;
   return rest;
 }
 

@@ -112,7 +112,9 @@ async function register(options: Record<string, string>): Promise<number> {
   }
   const reg = body as unknown as Registered;
   const file = writeState(prefix, { server: base, agent_id: reg.agent_id, agent_secret: reg.agent_secret });
-  log(`registered ${facts.hostname} as agent ${reg.agent_id}${reg.reenrolled ? ' (re-enrolled: same agent id, new secret)' : ''}; state in ${file}`);
+  // The server may register the device under another name than its own: the hostname the enrollment function was asked for.
+  const as = reg.hostname && reg.hostname !== facts.hostname ? `as ${reg.hostname} (this machine: ${facts.hostname})` : `as ${facts.hostname}`;
+  log(`registered ${as}: agent ${reg.agent_id}${reg.reenrolled ? ' (re-enrolled: same agent id, new secret)' : ''}; state in ${file}`);
   process.stdout.write(`${reg.agent_id}\n`);
   return 0;
 }

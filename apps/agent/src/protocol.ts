@@ -31,6 +31,8 @@ export interface Facts {
 export interface Registered {
   agent_id: string;
   agent_secret: string;
+  /** The name the agent is registered under: the one the enrollment function was asked for, else the one sent (older servers: absent). */
+  hostname?: string;
   client: number;
   site: number;
   reenrolled: boolean;
@@ -93,8 +95,11 @@ export interface ScriptResult {
   timedOut: boolean;
 }
 
-/** The facts a heartbeat carries: the registration's, minus hostname and monitoring_type (the operator's once enrolled). */
-export type HeartbeatFacts = Omit<Facts, 'hostname' | 'monitoring_type'>;
+/**
+ * The facts a heartbeat carries: the registration's, minus monitoring_type (the operator's once enrolled). Its
+ * hostname is the device's own name: the server keeps it as os_hostname and does not rename the agent.
+ */
+export type HeartbeatFacts = Omit<Facts, 'monitoring_type'>;
 
 export type AgentMessage =
   | { type: 'heartbeat'; facts?: Partial<HeartbeatFacts> }

@@ -45,8 +45,20 @@ export class AgentEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
+  /**
+   * The agent's name in its client (with the client, it identifies the agent): the hostname the enrollment
+   * function was asked for when the device registered through a deployment the function made, else the name the
+   * device sent.
+   */
   @Column({ type: 'text' })
   hostname: string;
+
+  /**
+   * The name the device gives itself: the hostname it sent at registration, kept current by its heartbeat facts.
+   * Null only for a row written without one (never by a registration).
+   */
+  @Column({ name: 'os_hostname', type: 'text', nullable: true })
+  osHostname: string | null;
 
   @Column({ name: 'client_id', type: 'integer', nullable: true })
   clientId: number | null;

@@ -41,3 +41,14 @@ const UNSTORABLE_ALL = new RegExp(UNSTORABLE_SOURCE, 'g');
 export function pgText(text: string): string {
   return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, '\uFFFD') : text;
 }
+
+/**
+ * An agent's hostname (docs/agent-protocol.md §1): 1–255 characters (code points, as the enrollment function and
+ * PostgreSQL count them), no control characters, not starting with white space. Registration checks what a device sends against it; a hostname requested through the enrollment
+ * function is applied at registration only when it passes too.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const AGENT_HOSTNAME_PATTERN = /^[^\u0000-\u001f\u007f\s][^\u0000-\u001f\u007f]*$/;
+export const AGENT_HOSTNAME_MAX = 255;
+export const isAgentHostname = (value: unknown): value is string =>
+  typeof value === 'string' && value.length >= 1 && [...value].length <= AGENT_HOSTNAME_MAX && AGENT_HOSTNAME_PATTERN.test(value);

@@ -59,6 +59,9 @@ export class EnrollService implements OnApplicationShutdown {
       throw new EnrollError(EnrollErrorCode.FieldsRequired);
     }
     checkText('hostname', hostname, ENROLLMENT_LOG_LIMITS.hostname);
+    // The agent is registered under this very name (the spec's caller polls the agent list by it), and an agent's
+    // hostname cannot start with white space.
+    if (/^\s/.test(hostname)) throw new EnrollError(EnrollErrorCode.InvalidField, 'hostname must not start with white space');
     checkText('platform', platform, ENROLLMENT_LOG_LIMITS.platform);
     // 6. arch: the request's (unvalidated) or the platform's default.
     const arch = body.arch === undefined || body.arch === null || body.arch === '' ? defaultArch(platform) : body.arch;

@@ -1,7 +1,7 @@
 import { Static, TSchema, Type } from '@sinclair/typebox';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { CHECK_STATUSES, PLATFORMS } from '@app/entities';
-import { PG_INT_MAX } from '../../common/values';
+import { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN, PG_INT_MAX } from '../../common/values';
 
 /**
  * The agent protocol's messages (docs/agent-protocol.md), written once as JSON Schemas (TypeBox) and compiled
@@ -24,6 +24,8 @@ const OneOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type:
  * field that fails its rule is ignored on its own (docs/agent-protocol.md, "Facts in heartbeats").
  */
 export const FactsSchema = Type.Object({
+  /** The device's own name (stored as os_hostname; the agent's hostname is not changed by a heartbeat). */
+  hostname: Type.String({ minLength: 1, maxLength: AGENT_HOSTNAME_MAX, pattern: AGENT_HOSTNAME_PATTERN.source }),
   plat: OneOf(PLATFORMS),
   version: Printable(64, 1),
   operating_system: Printable(255),

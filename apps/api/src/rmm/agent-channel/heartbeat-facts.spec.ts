@@ -6,7 +6,15 @@ describe('parseHeartbeatFacts', () => {
   it('keeps the valid known fields and drops the rest', () => {
     expect(
       parseHeartbeatFacts({ plat: 'linux', version: '0.2.0', total_ram: 7.5, disks, local_ip: '10.0.0.1', logged_in_username: 'alice', hostname: 'x', monitoring_type: 'server', arch: 'x64', secret_hash: 'y' }),
-    ).toEqual({ plat: 'linux', version: '0.2.0', total_ram: 7.5, disks, local_ip: '10.0.0.1', logged_in_username: 'alice' });
+    ).toEqual({ os_hostname: 'x', plat: 'linux', version: '0.2.0', total_ram: 7.5, disks, local_ip: '10.0.0.1', logged_in_username: 'alice' });
+  });
+
+  it("stores the fact hostname as os_hostname (the device's own name), with the registration's rule", () => {
+    expect(parseHeartbeatFacts({ hostname: 'vm' })).toEqual({ os_hostname: 'vm' });
+    expect(parseHeartbeatFacts({ hostname: ' vm', cpu_model: 'x' })).toEqual({ cpu_model: 'x' });
+    expect(parseHeartbeatFacts({ hostname: 'v\nm' })).toBeNull();
+    expect(parseHeartbeatFacts({ hostname: '' })).toBeNull();
+    expect(parseHeartbeatFacts({ hostname: 'x'.repeat(256) })).toBeNull();
   });
 
   it('drops invalid fields one by one, and answers null when nothing is left, whatever the input', () => {

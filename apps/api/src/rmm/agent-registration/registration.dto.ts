@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
+import { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN } from '../../common/values';
 
 /** No control characters (they would end up in logs, installers and the UI). */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -16,12 +17,16 @@ export class RegisterDiskDto {
 
 /** The facts a device reports when it registers (and, later, with every heartbeat). */
 export class RegisterAgentDto {
-  @ApiProperty({ example: 'acme-ws-01', description: 'The device name; with the client, it identifies the agent across re-enrollments' })
+  @ApiProperty({
+    example: 'acme-ws-01',
+    description:
+      "The device's own name (stored as the agent's os_hostname). It is also the agent's hostname, which with the client identifies the agent " +
+      'across re-enrollments, unless the deployment was made by the enrollment function: then the hostname the function was asked for is',
+  })
   @IsString()
   @MinLength(1)
-  @MaxLength(255)
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  @Matches(/^[^\u0000-\u001f\u007f\s][^\u0000-\u001f\u007f]*$/, { message: 'hostname must not start with a space nor contain control characters' })
+  @MaxLength(AGENT_HOSTNAME_MAX)
+  @Matches(AGENT_HOSTNAME_PATTERN, { message: 'hostname must not start with a space nor contain control characters' })
   hostname: string;
 
   @ApiProperty({ enum: PLATFORMS }) @IsIn(PLATFORMS) plat: Platform;
@@ -74,6 +79,14 @@ export class RegisteredAgentDto {
 
   @ApiProperty({ description: 'The secret the agent authenticates with; shown only in this answer, stored as a hash. A re-enrollment replaces it' })
   agent_secret: string;
+
+  @ApiProperty({
+    example: 'ACME-WS-01',
+    description:
+      'The name the agent is registered under (its hostname in the agent list): the hostname the enrollment function was asked for when it made ' +
+      "the deployment, else the hostname sent. The name sent is kept as the agent's os_hostname",
+  })
+  hostname: string;
 
   @ApiProperty({ example: 1, description: 'client id' }) client: number;
   @ApiProperty({ example: 1, description: 'site id (the deployment\'s)' }) site: number;

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../../database/transaction-host';
 
 export interface RegistrationFacts {
+  /** The agent's name in its client: the hostname the enrollment function was asked for, else the one sent. */
   hostname: string;
+  /** The hostname the device sent (its own name). */
+  osHostname: string;
   clientId: number;
   siteId: number;
   deploymentId: number;
@@ -49,34 +52,34 @@ export class RegistrationRepository {
   async insertAgent(f: RegistrationFacts): Promise<number | null> {
     const [row] = await this.tx.rows<{ id: number }>(
       `INSERT INTO agents (hostname, client_id, site_id, deployment_id, plat, operating_system, version, cpu_model, total_ram, disks,
-                           public_ip, local_ip, logged_in_username, monitoring_type, secret_hash, hardware_hash, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'offline')
+                           public_ip, local_ip, logged_in_username, monitoring_type, secret_hash, hardware_hash, os_hostname, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'offline')
        ON CONFLICT (client_id, hostname) DO NOTHING
        RETURNING id`,
       [
         f.hostname, f.clientId, f.siteId, f.deploymentId, f.plat, f.operatingSystem, f.version, f.cpuModel, f.totalRam,
         f.disks === null ? null : JSON.stringify(f.disks), f.publicIp, f.localIp, f.loggedInUsername, f.monitoringType, f.secretHash,
-        f.hardwareHash,
+        f.hardwareHash, f.osHostname,
       ],
     );
     return row ? row.id : null;
   }
 
   /**
-   * A proven re-enrollment: new facts, the deployment's site, a new secret; the hardware hash sent (else the
-   * stored one is kept).
+   * A proven re-enrollment: new facts (the device's own name among them), the deployment's site, a new secret;
+   * the hardware hash sent (else the stored one is kept). The agent's hostname is the one it was found by.
    */
   async reenroll(id: number, f: RegistrationFacts): Promise<void> {
     await this.tx.exec(
       `UPDATE agents SET
          site_id = $2, deployment_id = $3, plat = $4, operating_system = $5, version = $6, cpu_model = $7, total_ram = $8,
          disks = $9, public_ip = $10, local_ip = $11, logged_in_username = $12, monitoring_type = $13, secret_hash = $14,
-         hardware_hash = COALESCE($15, hardware_hash), updated_at = now()
+         hardware_hash = COALESCE($15, hardware_hash), os_hostname = $16, updated_at = now()
        WHERE id = $1`,
       [
         id, f.siteId, f.deploymentId, f.plat, f.operatingSystem, f.version, f.cpuModel, f.totalRam,
         f.disks === null ? null : JSON.stringify(f.disks), f.publicIp, f.localIp, f.loggedInUsername, f.monitoringType, f.secretHash,
-        f.hardwareHash,
+        f.hardwareHash, f.osHostname,
       ],
     );
   }

@@ -51,8 +51,10 @@ type Outcome = { agentId: number; reenrolled: boolean } | { conflictWith: number
 /**
  * POST /agent/v1/register: a device that runs a deployment's installer becomes an agent of the deployment's
  * client and site. The deployment's uuid is the enrollment token; it stays usable (by several devices) until it
- * is revoked, expires or, with max_registrations, is used up. A hostname already enrolled in the client keeps
- * its agent only for the same device: the request must carry that agent's current secret or its hardware id.
+ * is revoked, expires or, with max_registrations, is used up. The agent's hostname is the one the enrollment
+ * function was asked for when the function made the deployment, else the one the device sent (which is kept as
+ * os_hostname either way). A hostname already enrolled in the client keeps its agent only for the same device:
+ * the request must carry that agent's current secret or its hardware id.
  */
 @Injectable()
 export class RegistrationService {
@@ -78,10 +80,14 @@ export class RegistrationService {
     if (deployment.expiresAt.getTime() <= now.getTime()) throw new DomainError(RegistrationErrorCode.DeploymentExpired, 'deployment expired: ask for a new installer');
     if (deployment.maxRegistrations !== null && deployment.registrations >= deployment.maxRegistrations) throw usedUp();
 
+    // A deployment the enrollment function made names the device: the hostname the function was asked for (the
+    // one the spec's caller polls the agent list by) is the agent's; the device's own name is kept as os_hostname.
+    const hostname = (await this.deployments.requestedHostname(deployment.uuid)) ?? facts.hostname;
     const secret = generateAgentSecret();
     const hardwareHash = facts.hardware_id ? hashHardwareId(facts.hardware_id) : null;
     const row: RegistrationFacts = {
-      hostname: facts.hostname,
+      hostname,
+      osHostname: facts.hostname,
       clientId: deployment.clientId,
       siteId: deployment.siteId,
       deploymentId: deployment.id,
@@ -106,12 +112,12 @@ export class RegistrationService {
     };
 
     const outcome = await this.tx.run(async (): Promise<Outcome> => {
-      let enrolled = await this.repo.lockEnrolled(deployment.clientId, facts.hostname);
+      let enrolled = await this.repo.lockEnrolled(deployment.clientId, hostname);
       // A row made by a registration of the same hostname at the same moment (or deleted meanwhile): look again.
       for (let attempt = 0; !enrolled && attempt < 3; attempt++) {
         const created = await this.repo.insertAgent(row);
         if (created !== null) return this.counted(deployment, { agentId: created, reenrolled: false }, now);
-        enrolled = await this.repo.lockEnrolled(deployment.clientId, facts.hostname);
+        enrolled = await this.repo.lockEnrolled(deployment.clientId, hostname);
       }
       if (!enrolled) throw new DomainError(CommonErrorCode.Unavailable, 'registration conflicted with concurrent changes: retry');
       if (!proves(enrolled, proof)) return { conflictWith: enrolled.id };
@@ -120,12 +126,19 @@ export class RegistrationService {
     });
 
     if ('conflictWith' in outcome) {
-      await this.conflict(outcome.conflictWith, deployment, facts.hostname, from.ip);
+      await this.conflict(outcome.conflictWith, deployment, hostname, from.ip);
       throw new DomainError(RegistrationErrorCode.HostnameEnrolled, HOSTNAME_ENROLLED);
     }
     // A re-enrolled agent's old secret stops working now: the agent channel closes a connection made with it.
     this.events.emit('agent.registered', { agentId: outcome.agentId, reenrolled: outcome.reenrolled });
-    return { agent_id: String(outcome.agentId), agent_secret: secret, client: deployment.clientId, site: deployment.siteId, reenrolled: outcome.reenrolled };
+    return {
+      agent_id: String(outcome.agentId),
+      agent_secret: secret,
+      hostname,
+      client: deployment.clientId,
+      site: deployment.siteId,
+      reenrolled: outcome.reenrolled,
+    };
   }
 
   /** RMM_REGISTER_RATE_LIMIT_PER_MINUTE attempts per deployment (every instance's, with Redis); past it 429, nothing written. */

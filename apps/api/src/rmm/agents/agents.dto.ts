@@ -73,6 +73,15 @@ export class AgentDetailDto extends AgentDto {
   @ApiProperty() patches_pending: number;
   @ApiProperty({ nullable: true, type: 'object', additionalProperties: true }) wmi_detail: Record<string, unknown> | null;
   @ApiProperty({ nullable: true, type: Number, description: 'The deployment the agent last enrolled through' }) deployment: number | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'vm',
+    description:
+      "The name the device gives itself (the hostname it sent at registration, kept current by its heartbeat facts). The agent's hostname is " +
+      'the one the enrollment function was asked for when the device enrolled through it, else the same as this. Null only for an agent recorded without one',
+  })
+  os_hostname: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time', description: "when the agent's record last changed: its facts (sent with heartbeats) or a re-enrollment; heartbeats that change nothing move last_seen, not this" })
   updated_at: string;
@@ -106,6 +115,7 @@ export function toAgentDetailDto(a: AgentEntity): AgentDetailDto {
     patches_pending: a.patchesPending,
     wmi_detail: a.wmiDetail,
     deployment: a.deploymentId,
+    os_hostname: a.osHostname,
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
   };
@@ -140,6 +150,7 @@ export function rowToAgentDetailDto(r: AgentRow): AgentDetailDto {
     patches_pending: r.patches_pending,
     wmi_detail: r.wmi_detail,
     deployment: r.deployment_id,
+    os_hostname: r.os_hostname,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   };

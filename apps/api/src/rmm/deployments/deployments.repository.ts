@@ -3,6 +3,7 @@ import { IsNull, MoreThan, Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
 import { DeploymentDownloadEntity, DeploymentEntity } from '@app/entities';
 import { Page } from '../common/pagination.dto';
+import { isAgentHostname } from '../../common/values';
 
 @Injectable()
 export class DeploymentsRepository {
@@ -69,6 +70,19 @@ export class DeploymentsRepository {
       [now],
     );
     return rowCount;
+  }
+
+  /**
+   * The hostname the enrollment function was asked for when it made this deployment (its enrollment_log row, the
+   * latest if several name the uuid), when it is a valid agent hostname; null for a deployment the function did
+   * not make (or whose row names none, or one that is not a hostname an agent may have).
+   */
+  async requestedHostname(uuid: string): Promise<string | null> {
+    const [row] = await this.tx.rows<{ hostname: string | null }>(
+      `SELECT hostname FROM enrollment_log WHERE deployment_uuid = $1 AND hostname IS NOT NULL ORDER BY requested_at DESC, id DESC LIMIT 1`,
+      [uuid],
+    );
+    return row && isAgentHostname(row.hostname) ? row.hostname : null;
   }
 
   async recordDownload(row: Pick<DeploymentDownloadEntity, 'deploymentId' | 'ip' | 'userAgent' | 'status' | 'downloadedAt'>): Promise<void> {

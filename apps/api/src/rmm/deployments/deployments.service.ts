@@ -98,6 +98,8 @@ export class DeploymentsService {
           : null;
     await this.repo.recordDownload({ deploymentId: d.id, ip: from.ip, userAgent: from.userAgent?.slice(0, 500) ?? null, status: gone ? 410 : 200, downloadedAt: now });
     if (gone) throw new DomainError(gone, GONE_DETAIL[gone]);
-    return buildInstaller(d, this.config.publicUrl.replace(/\/+$/, ''), choosePlatform(from.platform, from.userAgent), this.config.installersDir);
+    // A deployment the enrollment function made registers the device under the hostname it was asked for: the script says so.
+    const requested = await this.repo.requestedHostname(d.uuid);
+    return buildInstaller(d, this.config.publicUrl.replace(/\/+$/, ''), choosePlatform(from.platform, from.userAgent), this.config.installersDir, requested);
   }
 }

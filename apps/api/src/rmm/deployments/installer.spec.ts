@@ -41,6 +41,29 @@ describe('installers', () => {
     for (const p of ['linux', 'darwin', 'windows'] as const) expect(await text((await buildInstaller(deployment(flags), 'https://rmm.example.test', p)).body)).not.toContain('attacker');
   });
 
+  it("a deployment made for a requested hostname says it registers as that name, the machine's own beside it", async () => {
+    const requested = "ACME-WS-01 'x' $(touch pwned) `id`";
+    const sh = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', undefined, requested)).body);
+    expect(sh).toContain(`\nRMM_HOSTNAME=${shQuote(requested)}\n`);
+    expect(sh).toContain('say "registering as $RMM_HOSTNAME (this machine: $THIS_MACHINE)"');
+    execFileSync('sh', ['-n', '-c', sh]);
+    // the lines that name the device, as sh runs them (the requested name is data, never code)
+    const naming = sh.split('\n').filter((l) => /^(THIS_MACHINE|RMM_HOSTNAME)=/.test(l) || l.startsWith('say() ') || l.startsWith('say "registering'));
+    const out = execFileSync('sh', ['-c', naming.join('\n')], { env: { ...process.env, RMM_AGENT_HOSTNAME: 'vm' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(out).toBe('');
+    const said = execFileSync('sh', ['-c', `${naming.join('\n')} 2>&1`], { env: { ...process.env, RMM_AGENT_HOSTNAME: 'vm' }, encoding: 'utf8' });
+    expect(said).toBe(`rmm-agent installer: registering as ${requested} (this machine: vm)\n`);
+
+    const plain = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux')).body);
+    expect(plain).toContain('\nRMM_HOSTNAME=$THIS_MACHINE\n');
+    expect(plain).toContain('say "registering as $RMM_HOSTNAME"');
+
+    const ps = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', undefined, requested)).body);
+    expect(ps).toContain(`$RmmHostname = ${psQuote(requested)}`);
+    expect(ps).toContain('Say "registering as $RmmHostname (this machine: $ThisMachine)"');
+    for (const body of [sh, ps]) expect(body.split('\n').filter((l) => l.startsWith('#')).join('\n')).not.toContain('ACME');
+  });
+
   it('the PowerShell installer carries the server URL verbatim', async () => {
     const i = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows');
     expect(i.filename).toBe('rmm-agent-install-0b8c4a4e.ps1');

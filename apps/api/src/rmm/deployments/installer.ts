@@ -73,7 +73,18 @@ export async function openNativeInstaller(dir: string | undefined, platform: Ins
   return null;
 }
 
-export async function buildInstaller(d: DeploymentEntity, serverUrl: string, platform: InstallerPlatform, installersDir?: string): Promise<Installer> {
+/**
+ * `requestedHostname`: the hostname the enrollment function was asked for when it made this deployment (the
+ * server registers the device under it); the script says so before registering ("registering as ACME-WS-01
+ * (this machine: vm)"). Null for a deployment made directly: the device registers under its own name.
+ */
+export async function buildInstaller(
+  d: DeploymentEntity,
+  serverUrl: string,
+  platform: InstallerPlatform,
+  installersDir?: string,
+  requestedHostname: string | null = null,
+): Promise<Installer> {
   const native = await openNativeInstaller(installersDir, platform, d.arch);
   if (native) {
     // The file cannot carry the token: its name does (rmm-agent-<token>.<ext>); the installer reads it from there.
@@ -81,21 +92,31 @@ export async function buildInstaller(d: DeploymentEntity, serverUrl: string, pla
   }
   const short = d.uuid.slice(0, 8);
   if (platform === 'windows') {
-    return { filename: `rmm-agent-install-${short}.ps1`, contentType: 'text/plain; charset=utf-8', body: powershellInstaller(d, serverUrl) };
+    return { filename: `rmm-agent-install-${short}.ps1`, contentType: 'text/plain; charset=utf-8', body: powershellInstaller(d, serverUrl, requestedHostname) };
   }
-  return { filename: `rmm-agent-install-${platform}-${short}.sh`, contentType: 'text/x-shellscript; charset=utf-8', body: shellInstaller(d, serverUrl) };
+  return { filename: `rmm-agent-install-${platform}-${short}.sh`, contentType: 'text/x-shellscript; charset=utf-8', body: shellInstaller(d, serverUrl, requestedHostname) };
 }
 
-function shellInstaller(d: DeploymentEntity, serverUrl: string): string {
+/** The header's line about the name the device registers under (the requested name itself is never in a comment). */
+function nameNote(requested: string | null, names: { registered: string; override: string }): string {
+  return requested === null
+    ? `${names.override} overrides the hostname.`
+    : `The device registers under the hostname requested for this deployment (${names.registered} below); ${names.override} overrides the machine's name it reports.`;
+}
+
+function shellInstaller(d: DeploymentEntity, serverUrl: string, requested: string | null): string {
   return `#!/bin/sh
 # RMM agent installer (linux, macOS). Deployment ${d.uuid.slice(0, 8)}…, valid until ${d.expiresAt.toISOString()}.
 # Usage: sh rmm-agent-install.sh [--prefix DIR] [--no-service]
-# Requires Node.js 20 or later as \`node\`, and curl or wget. RMM_AGENT_HOSTNAME overrides the hostname.
+# Requires Node.js 20 or later as \`node\`, and curl or wget. ${nameNote(requested, { registered: 'RMM_HOSTNAME', override: 'RMM_AGENT_HOSTNAME' })}
 # Exit codes: 0 installed; 1 failure; 2 unknown deployment; 3 deployment revoked, expired or used up; 4 a
 # requirement is missing; 5 the hostname is enrolled by another device; 64 wrong usage.
 set -u
 RMM_SERVER=${shQuote(serverUrl)}
 RMM_TOKEN=${shQuote(d.uuid)}
+# The name the agent registers under, and the machine's own (what the agent reports as its hostname)
+THIS_MACHINE=\${RMM_AGENT_HOSTNAME:-$(uname -n)}
+${requested === null ? 'RMM_HOSTNAME=$THIS_MACHINE' : `RMM_HOSTNAME=${shQuote(requested)}`}
 PREFIX=/opt/rmm-agent
 SERVICE=1
 
@@ -141,16 +162,17 @@ mv -f "$TMP" "$AGENT_JS" || die 1 "cannot write $AGENT_JS"
 # Registration (the agent writes $PREFIX/state.json, mode 0600, and prints the agent id). A state.json of an
 # earlier installation in this prefix is left in place: the agent sends its secret to prove it is the same device.
 if [ -n "\${RMM_AGENT_HOSTNAME:-}" ]; then export RMM_AGENT_HOSTNAME; fi
+${requested === null ? 'say "registering as $RMM_HOSTNAME"' : 'say "registering as $RMM_HOSTNAME (this machine: $THIS_MACHINE)"'}
 AGENT_ID=$("$NODE" "$AGENT_JS" register --server "$RMM_SERVER" --token "$RMM_TOKEN" --prefix "$PREFIX")
 rc=$?
 case $rc in
   0) ;;
   2) die 2 "registration refused: the server knows no such deployment (unknown deployment); ask for a new installer" ;;
   3) die 3 "registration refused: this installer's deployment was revoked, has expired or is used up (see above); ask for a new installer" ;;
-  5) die 5 "registration refused: this hostname is already enrolled by another device (see above); an operator deletes the old agent to free the name" ;;
+  5) die 5 "registration refused: the hostname $RMM_HOSTNAME is already enrolled by another device (see above); an operator deletes the old agent to free the name" ;;
   *) die 1 "registration failed (the agent exited $rc; see above)" ;;
 esac
-say "registered as agent $AGENT_ID"
+say "registered as agent $AGENT_ID ($RMM_HOSTNAME)"
 
 # bin/rmm-agent: run, status, register with this prefix
 cat > "$PREFIX/bin/rmm-agent" <<EOF || die 1 "cannot write $PREFIX/bin/rmm-agent"
@@ -213,10 +235,10 @@ exit 0
 `;
 }
 
-function powershellInstaller(d: DeploymentEntity, serverUrl: string): string {
+function powershellInstaller(d: DeploymentEntity, serverUrl: string, requested: string | null): string {
   return `# RMM agent installer (Windows, PowerShell 5.1 or 7). Deployment ${d.uuid.slice(0, 8)}..., valid until ${d.expiresAt.toISOString()}.
 # Usage: powershell -ExecutionPolicy Bypass -File rmm-agent-install.ps1 [-Prefix DIR] [-NoService]
-# Requires Node.js 20 or later as node.exe on the PATH. $env:RMM_AGENT_HOSTNAME overrides the hostname.
+# Requires Node.js 20 or later as node.exe on the PATH. ${nameNote(requested, { registered: '$RmmHostname', override: '$env:RMM_AGENT_HOSTNAME' })}
 # Exit codes: 0 installed; 1 failure; 2 unknown deployment; 3 deployment revoked, expired or used up; 4 a requirement is missing;
 # 5 the hostname is enrolled by another device.
 param(
@@ -226,6 +248,9 @@ param(
 $ErrorActionPreference = 'Stop'
 $RmmServer = ${psQuote(serverUrl)}
 $RmmToken = ${psQuote(d.uuid)}
+# The name the agent registers under, and the machine's own (what the agent reports as its hostname)
+$ThisMachine = if ($env:RMM_AGENT_HOSTNAME) { $env:RMM_AGENT_HOSTNAME } else { [System.Net.Dns]::GetHostName() }
+${requested === null ? '$RmmHostname = $ThisMachine' : `$RmmHostname = ${psQuote(requested)}`}
 
 function Say([string]$Message) { [Console]::Error.WriteLine("rmm-agent installer: $Message") }
 function Fail([int]$Code, [string]$Message) { Say $Message; exit $Code }
@@ -257,6 +282,7 @@ try {
 
 # Registration (the agent writes state.json under the prefix and prints the agent id). A state.json of an
 # earlier installation in this prefix is left in place: the agent sends its secret to prove it is the same device.
+${requested === null ? 'Say "registering as $RmmHostname"' : 'Say "registering as $RmmHostname (this machine: $ThisMachine)"'}
 $ErrorActionPreference = 'Continue'
 $agentId = & $Node $AgentJs register --server $RmmServer --token $RmmToken --prefix $Prefix
 $rc = $LASTEXITCODE
@@ -265,10 +291,10 @@ switch ($rc) {
   0 { }
   2 { Fail 2 'registration refused: the server knows no such deployment (unknown deployment); ask for a new installer' }
   3 { Fail 3 "registration refused: this installer's deployment was revoked, has expired or is used up (see above); ask for a new installer" }
-  5 { Fail 5 'registration refused: this hostname is already enrolled by another device (see above); an operator deletes the old agent to free the name' }
+  5 { Fail 5 "registration refused: the hostname $RmmHostname is already enrolled by another device (see above); an operator deletes the old agent to free the name" }
   default { Fail 1 "registration failed (the agent exited $rc; see above)" }
 }
-Say "registered as agent $agentId"
+Say "registered as agent $agentId ($RmmHostname)"
 # Only SYSTEM and Administrators may read the prefix (state.json holds the agent's secret)
 & icacls.exe $Prefix /inheritance:r /grant:r '*S-1-5-18:(OI)(CI)F' '*S-1-5-32-544:(OI)(CI)F' | Out-Null
 
