@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname as osHostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsersService } from '../../apps/api/src/platform/users/users.service';
 import { cleanEnv, Finished, ROOT } from '../utils/processes';
@@ -199,6 +199,23 @@ describe('rmm-enroll: the caller sequence (real processes, real server)', () => 
     expect(await sql(t.db.url, 'SELECT status FROM enrollment_log WHERE deployment_uuid = $1', [uuid])).toEqual([{ status: 'completed' }]);
     const agents = await t.http.get('/api/v3/agents/').query({ hostname: 'enroll-cli-standin' }).set({ 'X-API-KEY': ADMIN });
     expect(agents.body).toEqual([expect.objectContaining({ agent_id: String(agentId) })]);
+    // --hostname names the agent (the server applies the requested name); the machine's own name is kept beside it
+    const detail = await t.http.get(`/api/v3/agents/${agentId}/`).set({ 'X-API-KEY': ADMIN });
+    expect(detail.body).toMatchObject({ hostname: 'enroll-cli-standin', os_hostname: osHostname() });
+  });
+
+  it("without --hostname it asks for the machine's own name: the agent is listed under it, and os_hostname equals it", async () => {
+    installer = registeringInstaller;
+    const { email } = await user();
+    const r = await runEnroll(args(email, ['--prefix', join(work, 'machine-name')]), env(), 60_000);
+    expectNoSecrets(r);
+    expect(r).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\n$/) });
+    expect(r.stderr).toContain(`[2/5] asking for a deployment for ${osHostname()} (linux)`);
+    const agentId = r.stdout.trim();
+    const agents = await t.http.get('/api/v3/agents/').query({ hostname: osHostname() }).set({ 'X-API-KEY': ADMIN });
+    expect(agents.body).toEqual([expect.objectContaining({ agent_id: agentId })]);
+    const detail = await t.http.get(`/api/v3/agents/${agentId}/`).set({ 'X-API-KEY': ADMIN });
+    expect(detail.body).toMatchObject({ hostname: osHostname(), os_hostname: osHostname() });
   });
 
   it('an installer that exits 0 without registering: step 4 times out, exit 4, says why it does not retry, one deployment only', async () => {
