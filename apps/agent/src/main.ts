@@ -102,7 +102,8 @@ async function register(options: Record<string, string>): Promise<number> {
   if (res.status === 409) {
     throw new Failure(
       `registration refused: ${detail}\nthis hostname is enrolled in this client and this device could not prove it is that agent ` +
-        '(no state file of it in this prefix, a different machine id): an operator deletes the old agent to free the name, or set RMM_AGENT_HOSTNAME',
+        '(no state file of it in this prefix, a different machine id): an operator deletes the old agent to free the name ' +
+          '(or, unless the deployment came from the enrollment function, which names the device itself, set RMM_AGENT_HOSTNAME)',
       EXIT_HOSTNAME_ENROLLED,
     );
   }
