@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
+import { hostname as osHostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentPresenceRepository } from '../../apps/api/src/rmm/agent-channel/agent-presence.repository';
 import { RmmEvents, RmmEventMap } from '../../apps/api/src/rmm/events/rmm-events';
@@ -329,7 +329,9 @@ describe('reference agent against a scripted channel', () => {
     await until('two heartbeats', async () => first.messages.filter((m) => m.type === 'heartbeat').length >= 2, 3_000);
     const beats = first.messages.filter((m) => m.type === 'heartbeat');
     expect(beats[0].facts).toMatchObject({ plat: 'linux', version: '0.1.0', total_ram: expect.any(Number) }); // all facts at once
-    expect(beats[0].facts).not.toHaveProperty('hostname');
+    // the machine's own name goes with the facts (the server keeps it as os_hostname; it never renames the agent)
+    expect(beats[0].facts).toMatchObject({ hostname: process.env.RMM_AGENT_HOSTNAME || osHostname() });
+    expect(beats[0].facts).not.toHaveProperty('monitoring_type');
     expect(first.messages.filter((m) => m.type === 'script.output' && m.runId === 2)).toEqual([{ type: 'script.output', runId: 2, stream: 'stdout', chunk: '1:two words\n', seq: 0 }]);
 
     const closedAt = Date.now();
