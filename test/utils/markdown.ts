@@ -6,7 +6,12 @@ export function section(markdown: string, heading: string): string {
   const start = lines.indexOf(heading);
   if (start < 0) throw new Error(`no heading "${heading}"`);
   const level = /^#+/.exec(heading)![0].length;
-  const end = lines.findIndex((l, i) => i > start && /^#+ /.test(l) && /^#+/.exec(l)![0].length <= level);
+  // a `# comment` inside a code block is no heading
+  let fenced = false;
+  const end = lines.findIndex((l, i) => {
+    if (l.startsWith('```')) fenced = !fenced;
+    return i > start && !fenced && /^#+ /.test(l) && /^#+/.exec(l)![0].length <= level;
+  });
   return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
 }
 
