@@ -12,7 +12,7 @@ import { until } from '../utils/wait';
 
 /**
  * Several instances over Redis (issue 13): two instances of the real app on one database and one Redis, a real
- * reference agent connected to instance A, everything asked of instance B. Each point of "Several instances":
+ * reference agent connected to instance A, everything asked of instance B. Each point of docs/configuration.md, "Several instances":
  * command routing, event fan-out, presence, key revocation, checks.sync, and scheduled tasks.
  */
 const AGENT_JS = join(ROOT, 'dist/agent/rmm-agent.js');
