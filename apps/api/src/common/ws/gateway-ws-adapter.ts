@@ -1,4 +1,4 @@
-import { Logger, WsMessageHandler } from '@nestjs/common';
+import type { WsMessageHandler } from '@nestjs/common';
 import { AbstractWsAdapter } from '@nestjs/websockets';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Observable } from 'rxjs';
@@ -21,9 +21,6 @@ import { closeSocket, connectionOf, trackConnection } from './ws-connection';
  * A gateway without a policy reads and ignores what its clients send.
  */
 export class GatewayWsAdapter extends AbstractWsAdapter<GatewayServer, any, GatewayOptions> {
-  private readonly logger = new Logger('websocket');
-  private readonly servers = new Set<GatewayServer>();
-
   constructor(private readonly server: Server) {
     super(server);
   }
@@ -33,9 +30,7 @@ export class GatewayWsAdapter extends AbstractWsAdapter<GatewayServer, any, Gate
     if (!options?.path) throw new Error('GatewayWsAdapter: a gateway needs a path');
     if (options.namespace) throw new Error('GatewayWsAdapter: namespaces are not supported');
     const { namespace: _namespace, ...rest } = options;
-    const server = new GatewayServer(this.server, rest);
-    this.servers.add(server);
-    return server;
+    return new GatewayServer(this.server, rest);
   }
 
   /** Nest's connection handler: called with (ws, request, context) for each accepted connection. */
@@ -97,6 +92,6 @@ export class GatewayWsAdapter extends AbstractWsAdapter<GatewayServer, any, Gate
    * an upgrade arriving meanwhile on a connection opened before is answered 503 "retry", never 404 or left hanging.
    */
   override async dispose(): Promise<void> {
-    this.servers.clear();
+    /* nothing to release: the routes go with the HTTP server */
   }
 }
