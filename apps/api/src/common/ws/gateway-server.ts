@@ -1,10 +1,10 @@
-import { Logger } from '@nestjs/common';
+import type { Logger } from '@nestjs/common';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ServerOptions, WebSocket, WebSocketServer } from 'ws';
 import { refuseUpgrade, upgradeRouterOf } from '../http/upgrade-router';
 import { PathMatcher, pathMatcher } from './path-pattern';
-import { CloseHow, WsConnection, WsMessagePolicy } from './ws-connection';
+import { CloseHow, ConnectionOwner, WsConnection, WsMessagePolicy } from './ws-connection';
 
 /** A plain HTTP answer to an upgrade request, given before any WebSocket exists. */
 export interface UpgradeRefusal {
@@ -25,6 +25,10 @@ export interface GatewayService<C> {
   name: string;
   /** The gateway's logger: the lines about its upgrades and connections are its own. */
   logger: Logger;
+  /** The label of a connection in log lines ("agent 12"). */
+  label(context: C): string;
+  /** How its clients may send messages; without it, what they send is read and ignored. */
+  messages?: WsMessagePolicy<C>;
   /** Authenticates an upgrade request (its path's parameters given): runs before any WebSocket exists. */
   admit(req: IncomingMessage, params: Record<string, string>): Promise<UpgradeDecision<C>>;
   /**
@@ -36,10 +40,6 @@ export interface GatewayService<C> {
   unavailable: UpgradeRefusal;
   /** The close a client hears when it was admitted while the server began to shut down. */
   shuttingDown: CloseHow;
-  /** The label of a connection in log lines ("agent 12"). */
-  label(context: C): string;
-  /** How its clients may send messages; without it, what they send is read and ignored. */
-  messages?: WsMessagePolicy<C>;
 }
 
 /** The options of `@WebSocketGateway({...})` this adapter takes: the path (a pattern) and ws's own options. */
@@ -53,7 +53,7 @@ const SHUTTING_DOWN: UpgradeRefusal = { status: 503, detail: 'the server is shut
  * (common/http/upgrade-router.ts), the gateway's admission before the upgrade completes, and the `ws` server that
  * completes it. Accepted connections are emitted as `connection` (ws, request, context) to Nest.
  */
-export class GatewayServer<C = unknown> {
+export class GatewayServer<C = unknown> implements ConnectionOwner<C> {
   readonly wss: WebSocketServer;
   readonly path: string;
   private readonly match: PathMatcher;
@@ -66,6 +66,7 @@ export class GatewayServer<C = unknown> {
   private closing = false;
   /** Upgrades being authenticated: awaited at shutdown, so that each ends in the gateway's close rather than a 503. */
   private readonly upgrading = new Set<Promise<void>>();
+  handlerIndex?: Map<string, number>;
 
   constructor(httpServer: Server, options: GatewayOptions) {
     const { path, ...wsOptions } = options;
@@ -87,9 +88,17 @@ export class GatewayServer<C = unknown> {
     this.wss.on(event, listener as (...args: unknown[]) => void);
   }
 
-  /** The message policy of this gateway's connections (the adapter reads it per connection). */
-  get policy(): WsMessagePolicy<C> | undefined {
+  /** The message policy of this gateway's connections (the adapter reads it per message). */
+  get messages(): WsMessagePolicy<C> | undefined {
     return this.service?.messages;
+  }
+
+  get logger(): Logger {
+    return this.service!.logger;
+  }
+
+  label(context: C): string {
+    return this.service!.label(context);
   }
 
   /**
@@ -136,7 +145,6 @@ export class GatewayServer<C = unknown> {
 
   /** The adapter's record of an accepted connection. */
   connection(ws: WebSocket, context: C): WsConnection<C> {
-    const service = this.service!; // (never accepted before serve)
-    return new WsConnection(ws, context, service.label(context), service.messages, service.logger);
+    return new WsConnection(ws, context, this);
   }
 }

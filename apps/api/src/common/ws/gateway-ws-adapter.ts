@@ -4,7 +4,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Observable } from 'rxjs';
 import { RawData, WebSocket } from 'ws';
 import { GatewayOptions, GatewayServer } from './gateway-server';
-import { closeSocket, connectionOf, trackConnection } from './ws-connection';
+import { BoundHandler, closeSocket, connectionOf, trackConnection } from './ws-connection';
 
 /**
  * The one WebSocket adapter of the app (`app.useWebSocketAdapter(new GatewayWsAdapter(httpServer))` before
@@ -37,52 +37,29 @@ export class GatewayWsAdapter extends AbstractWsAdapter<GatewayServer, any, Gate
   override bindClientConnect(server: GatewayServer, callback: (ws: WebSocket, req: IncomingMessage, context: unknown) => void): void {
     server.wss.on('connection', (ws: WebSocket, req: IncomingMessage, context: unknown) => {
       trackConnection(server.connection(ws, context));
-      // A client that goes away abruptly must not raise an unhandled 'error'.
-      ws.on('error', () => ws.terminate());
+      ws.on('error', terminate);
       callback(ws, req, context);
     });
   }
 
   override bindClientDisconnect(client: WebSocket, callback: () => void): void {
-    client.once('close', callback);
+    client.on('close', callback); // (emitted once)
   }
 
   bindMessageHandlers(client: WebSocket, handlers: WsMessageHandler[], _transform: (data: unknown) => Observable<unknown>): void {
     const conn = connectionOf(client);
-    const policy = conn?.policy;
-    if (!conn || !policy) {
-      // Its clients have nothing to say: what they send is ignored (never answered, never an error).
-      client.on('message', () => undefined);
+    if (!conn?.policy) {
+      client.on('message', ignore);
       return;
     }
-    const byType = new Map<string, WsMessageHandler['callback']>();
-    for (const h of handlers) byType.set(h.message, h.callback);
-    const { perSecond } = policy.rate;
-    const failed = (err: unknown): void => conn.failed(err);
-    const answer = (result: unknown): void => {
-      if (result !== undefined && client.readyState === WebSocket.OPEN) client.send(JSON.stringify(result));
-    };
-    client.on('message', (data: RawData, isBinary: boolean) => {
-      // The guard: whatever one message does wrong (a bug here, or in a feature's handler) closes this connection
-      // and is logged; it never reaches the process.
-      if (client.readyState !== WebSocket.OPEN) return; // closing: what it still sends is not read
-      try {
-        if (!conn.withinRate()) {
-          conn.logger.warn(`${conn.label}: connection closed, over ${perSecond} messages per second`);
-          return closeSocket(client, policy.closes.flooding, 'now');
-        }
-        const parsed = policy.parse(isBinary ? null : data.toString());
-        if (!parsed.ok) return conn.refuse(parsed.error);
-        const handler = byType.get(parsed.type);
-        if (!handler) throw new Error(`no @SubscribeMessage('${parsed.type}') handler for a message its schema accepts`);
-        // (Nest's handler: its exception filter has handled what the handler threw; a rejection here got past it.)
-        (handler(parsed.message, parsed.type) as Promise<unknown>).then(answer, failed);
-      } catch (err) {
-        failed(err);
-      }
-    });
+    // Only the handlers (bound to this client) are kept, in the order of the gateway's index of message types.
+    const index = conn.owner.handlerIndex;
+    if (!index || index.size !== handlers.length || handlers.some((h, i) => index.get(h.message) !== i)) {
+      conn.owner.handlerIndex = new Map(handlers.map((h, i) => [h.message, i]));
+    }
+    conn.handlers = handlers.map((h) => h.callback as BoundHandler);
+    client.on('message', onMessage);
   }
-
   override async close(server: GatewayServer): Promise<void> {
     await server.close();
   }
@@ -93,5 +70,41 @@ export class GatewayWsAdapter extends AbstractWsAdapter<GatewayServer, any, Gate
    */
   override async dispose(): Promise<void> {
     /* nothing to release: the routes go with the HTTP server */
+  }
+}
+
+/** A client that goes away abruptly must not raise an unhandled 'error'. (Listeners shared by every connection.) */
+function terminate(this: WebSocket): void {
+  this.terminate();
+}
+
+/** A gateway without a message policy: its clients have nothing to say, what they send is ignored (never answered). */
+function ignore(): void {}
+
+/**
+ * Every frame of a connection of a gateway with a message policy. The guard: whatever one message does wrong (a
+ * bug here, or in a feature's handler) closes this connection and is logged; it never reaches the process.
+ */
+function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+  if (this.readyState !== WebSocket.OPEN) return; // closing: what it still sends is not read
+  const conn = connectionOf(this);
+  if (!conn) return;
+  try {
+    const policy = conn.policy!;
+    if (!conn.withinRate()) {
+      conn.logger.warn(`${conn.label}: connection closed, over ${policy.rate.perSecond} messages per second`);
+      return closeSocket(this, policy.closes.flooding, 'now');
+    }
+    const parsed = policy.parse(isBinary ? null : data.toString());
+    if (!parsed.ok) return conn.refuse(parsed.error);
+    const at = conn.owner.handlerIndex!.get(parsed.type);
+    if (at === undefined) throw new Error(`no @SubscribeMessage('${parsed.type}') handler for a message its schema accepts`);
+    // (Nest's handler: its exception filter has handled what the handler threw; a rejection here got past it.)
+    conn.handlers![at](parsed.message, parsed.type).then(
+      (result) => conn.answer(result),
+      (err: unknown) => conn.failed(err),
+    );
+  } catch (err) {
+    conn.failed(err);
   }
 }

@@ -37,13 +37,34 @@ export interface WsMessagePolicy<C = unknown> {
 /** How long a connection being closed may take to answer the close before it is dropped (its buffers freed). */
 export const CLOSE_GRACE_MS = 1_000;
 
+/** What a connection needs of its gateway: its label, its logger, its message policy and handlers' index. */
+export interface ConnectionOwner<C> {
+  /** The label of a connection in log lines ("agent 12"). */
+  label(context: C): string;
+  /** The gateway's logger: the lines about its connections are its own. */
+  readonly logger: Logger;
+  /** How its clients may send messages; without it, what they send is read and ignored. */
+  readonly messages?: WsMessagePolicy<C>;
+  /**
+   * Where each message type's handler is in a connection's `handlers` (Nest hands the adapter the same list, in
+   * the same order, bound to each client): made once, from the first connection's list.
+   */
+  handlerIndex?: Map<string, number>;
+}
+
+/** A gateway's message handler as Nest hands it to the adapter (bound to one client): called with (message, type). */
+export type BoundHandler = (message: unknown, type: string) => Promise<unknown>;
+
 /**
- * What the adapter keeps per connection: the gateway's context for it (what its admission returned: the agent's
- * id, a key), a label for log lines, and what holds it to its gateway's limits.
+ * What the adapter keeps per connection (20,000 of them on one server: kept small, no closure of its own): the
+ * gateway's context for it (what its admission returned: the agent's id, a key), its owner, its message
+ * handlers, and what holds it to its gateway's limits.
  */
 export class WsConnection<C = unknown> {
-  /** Times (ms) of its invalid messages within the window. */
-  private readonly invalid: number[] = [];
+  /** Its gateway's `@SubscribeMessage` handlers, bound to it, in the order of its owner's handlerIndex. */
+  handlers?: BoundHandler[];
+  /** Times (ms) of its invalid messages within the window (made at the first). */
+  private invalid?: number[];
   /** Token bucket of the message rate: tokens left, and when it was last filled. */
   private tokens: number;
   private filledAt = Date.now();
@@ -51,17 +72,28 @@ export class WsConnection<C = unknown> {
   constructor(
     readonly ws: WebSocket,
     readonly context: C,
-    readonly label: string,
-    readonly policy: WsMessagePolicy<C> | undefined,
-    /** The gateway's logger: the lines about a connection are its gateway's. */
-    readonly logger: Logger,
+    readonly owner: ConnectionOwner<C>,
   ) {
-    this.tokens = policy ? policy.rate.perSecond * policy.rate.burstSeconds : 0;
+    const rate = owner.messages?.rate;
+    this.tokens = rate ? rate.perSecond * rate.burstSeconds : 0;
+  }
+
+  get policy(): WsMessagePolicy<C> | undefined {
+    return this.owner.messages;
+  }
+
+  get logger(): Logger {
+    return this.owner.logger;
+  }
+
+  /** For log lines ("agent 12"). */
+  get label(): string {
+    return this.owner.label(this.context);
   }
 
   /** The message rate's token bucket: false when the connection has spent its burst and its rate. */
   withinRate(): boolean {
-    const { perSecond, burstSeconds } = this.policy!.rate;
+    const { perSecond, burstSeconds } = this.owner.messages!.rate;
     const now = Date.now();
     this.tokens = Math.min(perSecond * burstSeconds, this.tokens + ((now - this.filledAt) * perSecond) / 1000);
     this.filledAt = now;
@@ -75,24 +107,28 @@ export class WsConnection<C = unknown> {
    * policy.invalid.max within policy.invalid.windowMs closes the connection (closes.invalid).
    */
   refuse(why: string): void {
-    const policy = this.policy!;
+    const policy = this.owner.messages!;
+    const invalid = (this.invalid ??= []);
     const now = Date.now();
-    while (this.invalid.length > 0 && this.invalid[0] <= now - policy.invalid.windowMs) this.invalid.shift();
-    this.invalid.push(now);
-    if (this.invalid.length > policy.invalid.max) {
-      this.logger.warn(`${this.label}: connection closed after ${this.invalid.length} invalid messages within a minute (last: ${why})`);
+    while (invalid.length > 0 && invalid[0] <= now - policy.invalid.windowMs) invalid.shift();
+    invalid.push(now);
+    if (invalid.length > policy.invalid.max) {
+      this.logger.warn(`${this.label}: connection closed after ${invalid.length} invalid messages within a minute (last: ${why})`);
       return closeSocket(this.ws, policy.closes.invalid);
     }
     policy.reply(this, why);
   }
 
+  /** What a handler returned, other than undefined, goes back to the client as JSON. */
+  answer(result: unknown): void {
+    if (result !== undefined && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(result));
+  }
+
   /** A handler failed (a bug): this connection is closed (closes.internal) and the failure logged; nothing else is. */
   failed(err: unknown): void {
-    const policy = this.policy;
-    this.logger.error(
-      `${this.label}: a message could not be handled (connection closed ${policy?.closes.internal.code ?? 1011}): ${(err as Error)?.stack ?? String(err)}`,
-    );
-    closeSocket(this.ws, policy?.closes.internal ?? { code: 1011, reason: 'server error' });
+    const internal = this.owner.messages?.closes.internal ?? { code: 1011, reason: 'server error' };
+    this.logger.error(`${this.label}: a message could not be handled (connection closed ${internal.code}): ${(err as Error)?.stack ?? String(err)}`);
+    closeSocket(this.ws, internal);
   }
 }
 
