@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { ServerOptions, WebSocket, WebSocketServer } from 'ws';
 import { refuseUpgrade, upgradeRouterOf } from '../http/upgrade-router';
 import { PathMatcher, pathMatcher } from './path-pattern';
-import { CloseHow, ConnectionOwner, WsConnection, WsMessagePolicy } from './ws-connection';
+import { CloseHow, ConnectionOwner, MessageHandler, WsConnection, WsMessagePolicy } from './ws-connection';
 
 /** A plain HTTP answer to an upgrade request, given before any WebSocket exists. */
 export interface UpgradeRefusal {
@@ -29,6 +29,8 @@ export interface GatewayService<C> {
   label(context: C): string;
   /** How its clients may send messages; without it, what they send is read and ignored. */
   messages?: WsMessagePolicy<C>;
+  /** The gateway itself: its `@SubscribeMessage(type)` methods handle its clients' messages (with `messages`). */
+  gateway?: object;
   /** Authenticates an upgrade request (its path's parameters given): runs before any WebSocket exists. */
   admit(req: IncomingMessage, params: Record<string, string>): Promise<UpgradeDecision<C>>;
   /**
@@ -66,7 +68,8 @@ export class GatewayServer<C = unknown> implements ConnectionOwner<C> {
   private closing = false;
   /** Upgrades being authenticated: awaited at shutdown, so that each ends in the gateway's close rather than a 503. */
   private readonly upgrading = new Set<Promise<void>>();
-  handlerIndex?: Map<string, number>;
+  /** The gateway's `@SubscribeMessage` methods by message type, bound to it (made at serve). */
+  private handlers = new Map<string, MessageHandler>();
 
   constructor(httpServer: Server, options: GatewayOptions) {
     const { path, ...wsOptions } = options;
@@ -80,6 +83,16 @@ export class GatewayServer<C = unknown> implements ConnectionOwner<C> {
   /** Called by the gateway (afterInit): until then every upgrade to this path is refused (503), never accepted unchecked. */
   serve(service: GatewayService<C>): void {
     this.service = service;
+    this.handlers = service.gateway ? messageHandlersOf(service.gateway) : new Map();
+  }
+
+  handlerOf(type: string): MessageHandler | undefined {
+    return this.handlers.get(type);
+  }
+
+  /** The message types its gateway handles (the adapter checks them against Nest's list). */
+  handledTypes(): string[] {
+    return [...this.handlers.keys()];
   }
 
   /** Listens to the ws server (Nest's BaseWsInstance). */
@@ -147,4 +160,23 @@ export class GatewayServer<C = unknown> implements ConnectionOwner<C> {
   connection(ws: WebSocket, context: C): WsConnection<C> {
     return new WsConnection(ws, context, this);
   }
+}
+
+/**
+ * A gateway's `@SubscribeMessage(type)` methods, read from the decorators' metadata (as Nest's
+ * GatewayMetadataExplorer reads it: `websockets:message_mapping` marks a handler, `message` holds its type),
+ * each bound to the gateway once.
+ */
+function messageHandlersOf(gateway: object): Map<string, MessageHandler> {
+  const handlers = new Map<string, MessageHandler>();
+  for (let proto = Object.getPrototypeOf(gateway) as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const method = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
+      if (name === 'constructor' || typeof method !== 'function') continue;
+      if (Reflect.getMetadata('websockets:message_mapping', method) === undefined) continue;
+      const type = Reflect.getMetadata('message', method) as unknown;
+      if (typeof type === 'string' && !handlers.has(type)) handlers.set(type, (method as MessageHandler).bind(gateway));
+    }
+  }
+  return handlers;
 }

@@ -4,7 +4,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Observable } from 'rxjs';
 import { RawData, WebSocket } from 'ws';
 import { GatewayOptions, GatewayServer } from './gateway-server';
-import { BoundHandler, closeSocket, connectionOf, trackConnection } from './ws-connection';
+import { closeSocket, connectionOf, trackConnection } from './ws-connection';
 
 /**
  * The one WebSocket adapter of the app (`app.useWebSocketAdapter(new GatewayWsAdapter(httpServer))` before
@@ -15,9 +15,11 @@ import { BoundHandler, closeSocket, connectionOf, trackConnection } from './ws-c
  * Messages: a gateway with a message policy (GatewayServer.serve) gets each of its clients' frames checked here,
  * in this order, before a handler sees it: the connection's rate (token bucket: over it, closed at once), the
  * gateway's schemas (`parse`: an invalid message is answered and counted; too many close the connection), then
- * the `@SubscribeMessage(type)` handler of its `type`, called with the validated message. A handler that throws
- * closes that one connection (1011, logged: CloseOnHandlerError, and here for what gets past a filter); nothing
- * a client sends reaches the process. What a handler returns (other than undefined) is sent back as JSON.
+ * the gateway's `@SubscribeMessage(type)` method of its `type`, called (client, message, type) as Nest calls it,
+ * bound once per gateway rather than once per client as Nest's own dispatch does (GatewayServer.handlerOf; the
+ * bench measured Nest's per-client handlers at 20,000 connections, docs/decisions.md). A handler that throws or
+ * rejects closes that one connection (1011, logged); nothing a client sends reaches the process. What a handler
+ * returns (other than undefined) is sent back as JSON.
  * A gateway without a policy reads and ignores what its clients send.
  */
 export class GatewayWsAdapter extends AbstractWsAdapter<GatewayServer, any, GatewayOptions> {
@@ -52,12 +54,13 @@ export class GatewayWsAdapter extends AbstractWsAdapter<GatewayServer, any, Gate
       client.on('message', ignore);
       return;
     }
-    // Only the handlers (bound to this client) are kept, in the order of the gateway's index of message types.
-    const index = conn.owner.handlerIndex;
-    if (!index || index.size !== handlers.length || handlers.some((h, i) => index.get(h.message) !== i)) {
-      conn.owner.handlerIndex = new Map(handlers.map((h, i) => [h.message, i]));
+    // Nest's list of handlers, bound to this client, is not kept: the gateway's server calls the same
+    // @SubscribeMessage methods, bound once per gateway (GatewayServer.handlerOf), so a connection costs no
+    // handler of its own. The two lists are the same, or the gateway is wired wrong.
+    const owner = conn.owner as GatewayServer;
+    if (handlers.length !== owner.handledTypes().length || handlers.some((h) => !owner.handlerOf(h.message))) {
+      throw new Error(`GatewayWsAdapter: the handlers of ${owner.path} are not the gateway's @SubscribeMessage methods (is serve({gateway}) given?)`);
     }
-    conn.handlers = handlers.map((h) => h.callback as BoundHandler);
     client.on('message', onMessage);
   }
   override async close(server: GatewayServer): Promise<void> {
@@ -97,13 +100,15 @@ function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
     }
     const parsed = policy.parse(isBinary ? null : data.toString());
     if (!parsed.ok) return conn.refuse(parsed.error);
-    const at = conn.owner.handlerIndex!.get(parsed.type);
-    if (at === undefined) throw new Error(`no @SubscribeMessage('${parsed.type}') handler for a message its schema accepts`);
-    // (Nest's handler: its exception filter has handled what the handler threw; a rejection here got past it.)
-    conn.handlers![at](parsed.message, parsed.type).then(
-      (result) => conn.answer(result),
-      (err: unknown) => conn.failed(err),
-    );
+    const handler = conn.owner.handlerOf(parsed.type);
+    if (!handler) throw new Error(`no @SubscribeMessage('${parsed.type}') handler for a message its schema accepts`);
+    const result = handler(this, parsed.message, parsed.type);
+    if (result instanceof Promise) {
+      result.then(
+        (value) => conn.answer(value),
+        (err: unknown) => conn.failed(err),
+      );
+    } else conn.answer(result);
   } catch (err) {
     conn.failed(err);
   }

@@ -1,12 +1,5 @@
-import { ArgumentsHost, Catch, Logger, WsExceptionFilter } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { WebSocket } from 'ws';
-
-/**
- * The client parameter of a `@SubscribeMessage` handler. A type alias on purpose: its decorator metadata is
- * `Object`, so the app's global ValidationPipe leaves the socket alone (with the class `WebSocket` as the
- * parameter's type it would try to validate the socket as a DTO on every message).
- */
-export type WsClient = WebSocket;
 
 /** A close code and its reason, as a client reads them. */
 export interface CloseHow {
@@ -45,24 +38,19 @@ export interface ConnectionOwner<C> {
   readonly logger: Logger;
   /** How its clients may send messages; without it, what they send is read and ignored. */
   readonly messages?: WsMessagePolicy<C>;
-  /**
-   * Where each message type's handler is in a connection's `handlers` (Nest hands the adapter the same list, in
-   * the same order, bound to each client): made once, from the first connection's list.
-   */
-  handlerIndex?: Map<string, number>;
+  /** The gateway's `@SubscribeMessage` handler of a message type (bound to the gateway once, not per client). */
+  handlerOf(type: string): MessageHandler | undefined;
 }
 
-/** A gateway's message handler as Nest hands it to the adapter (bound to one client): called with (message, type). */
-export type BoundHandler = (message: unknown, type: string) => Promise<unknown>;
+/** A gateway's `@SubscribeMessage` method, called with (client, message, type) as Nest calls it. */
+export type MessageHandler = (client: WebSocket, message: unknown, type: string) => unknown;
 
 /**
  * What the adapter keeps per connection (20,000 of them on one server: kept small, no closure of its own): the
- * gateway's context for it (what its admission returned: the agent's id, a key), its owner, its message
- * handlers, and what holds it to its gateway's limits.
+ * gateway's context for it (what its admission returned: the agent's id, a key), its owner (the gateway's
+ * server), and what holds it to its gateway's limits.
  */
 export class WsConnection<C = unknown> {
-  /** Its gateway's `@SubscribeMessage` handlers, bound to it, in the order of its owner's handlerIndex. */
-  handlers?: BoundHandler[];
   /** Times (ms) of its invalid messages within the window (made at the first). */
   private invalid?: number[];
   /** Token bucket of the message rate: tokens left, and when it was last filled. */
@@ -132,7 +120,6 @@ export class WsConnection<C = unknown> {
   }
 }
 
-const fallbackLogger = new Logger('websocket');
 const connections = new WeakMap<WebSocket, WsConnection<any>>();
 
 /** Called by the adapter when a client is accepted. */
@@ -171,20 +158,4 @@ export function closeSocket(ws: WebSocket, how: CloseHow, when: 'now' | 'grace' 
   if (ws.readyState === WebSocket.OPEN) ws.close(how.code, how.reason);
   if (when === 'now') ws.terminate();
   else if (ws.readyState !== WebSocket.CLOSED) setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
-}
-
-/**
- * The per-message guard of a gateway (`@UseFilters(CloseOnHandlerError)`): whatever a message handler throws
- * (a bug there, or in a feature it calls) closes that one connection (1011) and is logged; it never reaches
- * the process, and never goes back to the client as Nest's `{event: "exception"}`.
- */
-@Catch()
-export class CloseOnHandlerError implements WsExceptionFilter {
-  catch(err: unknown, host: ArgumentsHost): void {
-    const ws = host.switchToWs().getClient<WebSocket>();
-    const conn = connections.get(ws);
-    if (conn) return conn.failed(err);
-    fallbackLogger.error(`a message could not be handled (connection closed 1011): ${(err as Error)?.stack ?? String(err)}`);
-    closeSocket(ws, { code: 1011, reason: 'server error' });
-  }
 }

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, UseFilters } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { OnGatewayConnection, OnGatewayInit, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import type { IncomingMessage, Server } from 'node:http';
@@ -7,7 +7,7 @@ import { Clock } from '../../common/clock';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { parseId } from '../../common/values';
 import { GatewayServer } from '../../common/ws/gateway-server';
-import { CloseOnHandlerError, closeSocket, contextOf, refuseMessage, WsClient } from '../../common/ws/ws-connection';
+import { closeSocket, contextOf, refuseMessage } from '../../common/ws/ws-connection';
 import { RmmEvents } from '../events/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceRepository } from './agent-presence.repository';
@@ -54,7 +54,6 @@ export const CLOSE = {
  * offline at close, heartbeats written behind in batches) and announces agent.online / agent.offline.
  */
 @WebSocketGateway({ path: AGENT_WS_PATH, maxPayload: MAX_MESSAGE_BYTES })
-@UseFilters(CloseOnHandlerError)
 @Injectable()
 export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGatewayConnection, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('agent-gateway');
@@ -85,6 +84,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     endpoint.serve({
       name: 'agent',
       logger: this.logger,
+      gateway: this,
       admit: async (req) => {
         const agentId = await this.authenticate(req);
         return agentId === null ? { refuse: { status: 401, detail: 'Invalid agent credentials' } } : { accept: agentId };
@@ -236,13 +236,13 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   // type's schema (agent-protocol.ts) by the adapter, which answers an invalid one {type: "error"} itself.
 
   @SubscribeMessage('heartbeat')
-  heartbeat(ws: WsClient, message: HeartbeatMessage): void {
+  heartbeat(ws: WebSocket, message: HeartbeatMessage): void {
     const { facts } = message;
     this.presence.heartbeat(contextOf<number>(ws), this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts));
   }
 
   @SubscribeMessage('script.output')
-  scriptOutput(ws: WsClient, message: ScriptOutputMessage): void {
+  scriptOutput(ws: WebSocket, message: ScriptOutputMessage): void {
     // Published as it comes, never stored one by one (the result carries the whole, capped output); only
     // for a run this agent was sent and has not answered yet. Anything else is dropped without a word.
     const agentId = contextOf<number>(ws);
@@ -252,14 +252,14 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   }
 
   @SubscribeMessage('result')
-  result(ws: WsClient, message: ResultMessage): void {
+  result(ws: WebSocket, message: ResultMessage): void {
     // The answer is checked against its command's schema by the request it answers (LocalAgentChannel.deliver).
     const delivered = this.channel.deliver(contextOf<number>(ws), message.id, message);
     if ('invalid' in delivered) refuseMessage(ws, `invalid answer to request ${message.id}: ${delivered.invalid}`);
   }
 
   @SubscribeMessage('check.result')
-  checkResult(ws: WsClient, message: CheckResultMessage): void {
+  checkResult(ws: WebSocket, message: CheckResultMessage): void {
     // A feature's message (check.result: the checks module, through AgentChannel.handle).
     this.channel.dispatch(contextOf<number>(ws), 'check.result', message as unknown as Record<string, unknown>);
   }
