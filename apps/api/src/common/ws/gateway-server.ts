@@ -143,9 +143,16 @@ export class GatewayServer<C = unknown> implements ConnectionOwner<C> {
           const refused = service.confirm?.(context);
           if (refused) return refuseUpgrade(socket, refused.status, refused.detail, refused.headers);
           // Admitted while the server began to shut down: the client hears the gateway's close like the others.
-          this.wss.handleUpgrade(req, socket, head, (ws) =>
-            this.closing ? ws.close(service.shuttingDown.code, service.shuttingDown.reason) : this.wss.emit('connection', ws, req, context),
-          );
+          this.wss.handleUpgrade(req, socket, head, (ws) => {
+            if (this.closing) return ws.close(service.shuttingDown.code, service.shuttingDown.reason);
+            try {
+              this.wss.emit('connection', ws, req, context);
+            } catch (err) {
+              // A bug in the gateway's handleConnection (or its wiring) closes this connection, never the process.
+              service.logger.error(`${service.label(context)}: the connection could not be set up (closed 1011): ${(err as Error)?.stack ?? String(err)}`);
+              ws.close(1011, 'server error');
+            }
+          });
         },
         (err: Error) => {
           service.logger.warn(`${service.name} upgrade failed: ${err.message}`);
