@@ -21,6 +21,7 @@ import { registerSecurityHeaders } from './common/http/security-headers';
 import { pathStartsWith } from './common/errors/error-surfaces';
 import { renderError, sendError } from './common/errors/global-exception.filter';
 import { registerCors, rmmCors } from './common/http/cors';
+import { GatewayWsAdapter } from './common/ws/gateway-ws-adapter';
 import { functionCors, isFunctionPath, registerFunctionMethodCheck } from './enroll/enroll-http';
 import { platformCors, registerGoTrueVersionHeader } from './platform/platform-http';
 import { ERROR_SURFACES } from './error-surfaces';
@@ -169,6 +170,10 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
     logger: new NestPinoLogger(logger),
     abortOnError: false,
   });
+
+  // The WebSocket gateways (the agent channel, the events WebSocket) on the HTTP server's one upgrade router.
+  // Set before init: a gateway without an adapter makes Nest look for socket.io and exit the process.
+  app.useWebSocketAdapter(new GatewayWsAdapter(app.getHttpServer()));
 
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   // Both hooks are callback-style (no promise per request) and do as little as they can: the request id

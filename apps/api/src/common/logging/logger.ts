@@ -63,7 +63,7 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
   );
 }
 
-const QUIET_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const QUIET_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication', 'WebSocketsController']);
 
 /** Nest's LoggerService on top of the pino logger. */
 export class NestPinoLogger implements LoggerService {

@@ -1,27 +1,30 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { OnGatewayConnection, OnGatewayInit, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import { Clock } from '../../common/clock';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { parseId } from '../../common/values';
-import { refuseUpgrade, upgradeRouterOf } from '../../common/http/upgrade-router';
+import { GatewayServer } from '../../common/ws/gateway-server';
+import { closeSocket, contextOf, refuseMessage } from '../../common/ws/ws-connection';
 import { RmmEvents } from '../events/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceRepository } from './agent-presence.repository';
-import { parseAgentMessage } from './agent-protocol';
+import { CheckResultMessage, HeartbeatMessage, parseAgentMessage, ResultMessage, ScriptOutputMessage } from './agent-protocol';
 import { parseHeartbeatFacts } from './heartbeat-facts';
+import { PingRounds } from './ping-rounds';
 import { PresenceConnection, superseded } from './presence-rules';
 
 export const AGENT_WS_PATH = '/agent/v1/ws';
 /** The largest message an agent may send (a script's output comes in chunks well below it). */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
-/** Ping interval: a connection that does not answer two pings in a row is dropped. */
+/** A round of pings: each connection is pinged once per round, and dropped at its next visit if it has not answered. */
 const PING_MS = 30_000;
 /**
- * Each round of pings is spread over this many ticks of the interval (1 s each): pinging 20,000 sockets in one
- * tick (and taking their 20,000 pongs together) stalled the event loop for hundreds of milliseconds every 30 s.
+ * Each round of pings is spread over this many ticks of the interval (1 s each), each connection in a fixed one
+ * (PingRounds): pinging 20,000 sockets in one tick (and taking their 20,000 pongs together) stalled the event loop
+ * for hundreds of milliseconds every 30 s.
  */
 const PING_SLICES = 30;
 
@@ -32,8 +35,6 @@ export const MAX_INVALID_MESSAGES = 20;
 const INVALID_WINDOW_MS = 60_000;
 /** The burst an agent may send above RMM_AGENT_MAX_MESSAGES_PER_SECOND: this many seconds' worth. */
 const BURST_SECONDS = 5;
-/** How long a connection being closed may take to answer the close before it is dropped (its buffers freed). */
-const CLOSE_GRACE_MS = 1_000;
 
 /** Close codes the agent acts on (docs/agent-protocol.md). */
 export const CLOSE = {
@@ -46,40 +47,30 @@ export const CLOSE = {
   secretReplaced: { code: 4001, reason: 'agent re-enrolled: this secret no longer works' },
 } as const;
 
-/** What the gateway keeps per connection to hold it to its limits. */
-interface Limits {
-  /** Times (ms) of its invalid messages within the window. */
-  invalid: number[];
-  /** Token bucket of the message rate: tokens left, and when it was last filled. */
-  tokens: number;
-  filledAt: number;
-}
-
 /**
- * The agent channel's server side: one WebSocket per agent at /agent/v1/ws, authenticated before the
- * upgrade completes (`X-Agent-Id` and `Authorization: Bearer <agent secret>`; 401 otherwise). It attaches
+ * The agent channel's server side: one WebSocket per agent at /agent/v1/ws, a Nest gateway served by
+ * GatewayWsAdapter (common/ws), authenticated before the upgrade completes (`X-Agent-Id` and
+ * `Authorization: Bearer <agent secret>`; 401 otherwise). Each message is held to the connection's rate and
+ * validated against its type's schema (agent-protocol.ts) by the adapter, then handed to the
+ * `@SubscribeMessage` handler of its type; a handler that throws closes that connection (1011). It attaches
  * the connection to the LocalAgentChannel (commands out, answers in) and tells AgentPresenceRepository, which owns
  * the agent's status and announces its changes: the connect, each heartbeat, the close, each with its connection.
  */
+@WebSocketGateway({ path: AGENT_WS_PATH, maxPayload: MAX_MESSAGE_BYTES })
 @Injectable()
-export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGatewayConnection, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('agent-gateway');
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   private readonly sockets = new Map<number, WebSocket>();
   /** The presence connection of each socket (its epoch: whether a connect elsewhere superseded it). */
   private readonly conns = new WeakMap<WebSocket, PresenceConnection>();
+  private readonly pings = new PingRounds<WebSocket>(PING_SLICES);
   private server?: Server;
+  /** Its endpoint on the HTTP server (GatewayServer: path, authentication, upgrades); none in the CLI's context. */
+  private endpoint?: GatewayServer<number>;
   private pinger?: NodeJS.Timeout;
   private sweeper?: NodeJS.Timeout;
   private offRegistered?: () => void;
   private offConnected?: () => void;
-  /**
-   * Set at shutdown. By then the server no longer accepts connections (common/http/stop-accepting.ts); an
-   * upgrade still arriving on a connection opened before is told to retry (503), never 404.
-   */
-  private closing = false;
-  /** Upgrades being authenticated: awaited at shutdown, so that each ends in a 1001 rather than a 503. */
-  private readonly upgrading = new Set<Promise<void>>();
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -90,16 +81,42 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly config: RuntimeConfig,
   ) {}
 
+  /**
+   * The adapter's endpoint for /agent/v1/ws (on the server's one upgrade router, beside the events WebSocket):
+   * who may connect (authenticate: 401 before any WebSocket exists; 503 while the database is down) and how
+   * agents may talk (their messages' schemas, rate and limits).
+   */
+  afterInit(endpoint: GatewayServer<number>): void {
+    this.endpoint = endpoint;
+    endpoint.serve({
+      name: 'agent',
+      logger: this.logger,
+      gateway: this,
+      admit: async (req) => {
+        const agentId = await this.authenticate(req);
+        return agentId === null ? { refuse: { status: 401, detail: 'Invalid agent credentials' } } : { accept: agentId };
+      },
+      unavailable: { status: 503, detail: 'the database is not available, retry shortly' },
+      shuttingDown: CLOSE.shuttingDown,
+      label: (agentId) => `agent ${agentId}`,
+      messages: {
+        parse: parseAgentMessage,
+        rate: { perSecond: this.config.agentMaxMessagesPerSecond, burstSeconds: BURST_SECONDS },
+        invalid: { max: MAX_INVALID_MESSAGES, windowMs: INVALID_WINDOW_MS },
+        reply: (conn, why) => this.trySend(conn.context, conn.ws, { type: 'error', message: why }),
+        closes: { flooding: CLOSE.flooding, invalid: CLOSE.invalid, internal: CLOSE.internal },
+      },
+    });
+  }
+
+  /** An authenticated agent's connection (the adapter's `connection`: its id is what `admit` accepted). */
+  handleConnection(ws: WebSocket, _req: IncomingMessage, agentId: number): void {
+    this.accept(agentId, ws);
+  }
+
   onApplicationBootstrap(): void {
     this.server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
     if (!this.server) return; // (the CLI's context serves no HTTP)
-    // Through the server's one upgrade router (common/http/upgrade-router.ts), beside the events WebSocket.
-    // (kept until the HTTP server closes: at shutdown an agent is answered 503 "retry", never 404)
-    upgradeRouterOf(this.server).register({
-      name: 'agent channel',
-      match: (path) => (path.replace(/\/+$/, '') === AGENT_WS_PATH ? {} : null),
-      handle: this.onUpgrade,
-    });
     this.offRegistered = this.events.on('agent.registered', ({ agentId, reenrolled }) => {
       const ws = reenrolled ? this.sockets.get(agentId) : undefined;
       if (ws) closeAgent(ws, CLOSE.secretReplaced);
@@ -111,28 +128,16 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
       const conn = ws && this.conns.get(ws);
       if (ws && conn && superseded(conn, epoch)) closeAgent(ws, CLOSE.replaced);
     });
-    const alive = new WeakMap<WebSocket, boolean>();
-    let round: WebSocket[] = [];
-    let tick = 0;
+    // One slot of connections per tick (PingRounds): each pinged every PING_MS, dropped at its next visit when its
+    // ping went unanswered, so a frozen agent's connection goes 30 to 60 s after its last answer.
     this.pinger = setInterval(() => {
-      // A round: the sockets connected when it began, one slice per tick; one joining meanwhile waits for the next.
-      if (tick === 0) round = [...this.sockets.values()];
-      const end = Math.floor(((tick + 1) * round.length) / PING_SLICES);
-      for (let i = Math.floor((tick * round.length) / PING_SLICES); i < end; i++) {
-        const ws = round[i];
-        if (ws.readyState !== WebSocket.OPEN) continue;
-        if (alive.get(ws) === false) {
-          ws.terminate();
-          continue;
-        }
-        alive.set(ws, false);
-        ws.once('pong', () => alive.set(ws, true));
-        ws.ping();
-      }
-      tick = (tick + 1) % PING_SLICES;
-      if (tick === 0) round = [];
+      const { ping, drop } = this.pings.visit();
+      for (const ws of drop) ws.terminate();
+      for (const ws of ping) if (ws.readyState === WebSocket.OPEN) ws.ping();
     }, PING_MS / PING_SLICES).unref();
-    const every = Math.min(15, Math.max(1, Math.floor(this.config.agentOfflineAfterSeconds / 4))) * 1000;
+    // Silence is checked at least once a heartbeat (and every 15 s at most), so an agent whose connection stays
+    // open but says nothing is offline at most RMM_AGENT_OFFLINE_AFTER_SECONDS + one heartbeat after its last one.
+    const every = Math.min(15, this.config.agentHeartbeatSeconds, Math.max(1, Math.floor(this.config.agentOfflineAfterSeconds / 4))) * 1000;
     this.sweeper = setInterval(() => void this.sweepSilent().catch((err: Error) => this.logger.warn(`status sweep failed: ${err.message}`)), every).unref();
   }
 
@@ -156,34 +161,14 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     clearInterval(this.sweeper);
     this.offRegistered?.();
     this.offConnected?.();
-    this.closing = true;
-    await Promise.allSettled([...this.upgrading]);
+    // New upgrades are answered 503; those being authenticated complete (and hear 1001) before this goes on.
+    await this.endpoint?.stopAccepting();
     for (const ws of this.sockets.values()) closeAgent(ws, CLOSE.shuttingDown);
-    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
   isConnected(agentId: number): boolean {
     return this.sockets.has(agentId);
   }
-
-  /** An upgrade to /agent/v1/ws (the router answers 404 to paths no WebSocket serves). */
-  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    if (this.closing) return refuseUpgrade(socket, 503, 'the server is shutting down, retry shortly');
-    const upgrade = this.authenticate(req)
-      .then(
-        (agentId) => {
-          if (agentId === null) return refuseUpgrade(socket, 401, 'Invalid agent credentials');
-          // Authenticated while the server began to shut down: the agent hears 1001 like the others.
-          this.wss.handleUpgrade(req, socket, head, (ws) => (this.closing ? ws.close(CLOSE.shuttingDown.code, CLOSE.shuttingDown.reason) : this.accept(agentId, ws)));
-        },
-        (err: Error) => {
-          this.logger.warn(`agent upgrade failed: ${err.message}`);
-          refuseUpgrade(socket, 503, 'the database is not available, retry shortly');
-        },
-      )
-      .finally(() => this.upgrading.delete(upgrade));
-    this.upgrading.add(upgrade);
-  };
 
   private async authenticate(req: IncomingMessage): Promise<number | null> {
     const header = (name: string): string | undefined => {
@@ -204,25 +189,11 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     // The status is written (batched with the other connects of this moment) before the agent is greeted: whoever
     // reads its status after `hello` or agent.online reads online. Presence announces the change, if it is one.
     const connected = this.presence.connect(agentId, this.clock.now());
-    const rate = this.config.agentMaxMessagesPerSecond;
-    const limits: Limits = { invalid: [], tokens: rate * BURST_SECONDS, filledAt: Date.now() };
-    ws.on('message', (data, isBinary) => {
-      // The guard: whatever one message does wrong (a bug here, or in a feature's handler) closes this connection
-      // and is logged; it never reaches the process.
-      if (ws.readyState !== WebSocket.OPEN) return; // closing: what it still sends is not read
-      try {
-        if (!this.withinRate(limits, rate)) {
-          this.logger.warn(`agent ${agentId}: connection closed, over ${rate} messages per second`);
-          return closeAgent(ws, CLOSE.flooding, 'now');
-        }
-        this.onMessage(agentId, ws, limits, isBinary ? null : data.toString());
-      } catch (err) {
-        this.logger.error(`agent ${agentId}: a message could not be handled (connection closed 1011): ${(err as Error)?.stack ?? String(err)}`);
-        closeAgent(ws, CLOSE.internal);
-      }
-    });
+    this.pings.add(ws);
+    ws.on('pong', () => this.pings.answered(ws));
     ws.on('close', () => {
       detach();
+      this.pings.remove(ws);
       if (this.sockets.get(agentId) === ws) this.sockets.delete(agentId);
       // Written whatever happened: a superseded connection's close names an older epoch and changes nothing.
       void connected
@@ -244,7 +215,6 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
         closeAgent(ws, CLOSE.internal);
       },
     );
-    ws.on('error', () => ws.terminate());
   }
 
   /**
@@ -271,69 +241,42 @@ export class AgentGateway implements OnApplicationBootstrap, BeforeApplicationSh
     }
   }
 
-  /** The message rate's token bucket: false when the connection has spent its burst and its rate. */
-  private withinRate(limits: Limits, rate: number): boolean {
-    const now = Date.now();
-    limits.tokens = Math.min(rate * BURST_SECONDS, limits.tokens + ((now - limits.filledAt) * rate) / 1000);
-    limits.filledAt = now;
-    if (limits.tokens < 1) return false;
-    limits.tokens -= 1;
-    return true;
+  // The messages of the protocol, one handler per type: each gets its message already validated against its
+  // type's schema (agent-protocol.ts) by the adapter, which answers an invalid one {type: "error"} itself.
+
+  @SubscribeMessage('heartbeat')
+  heartbeat(ws: WebSocket, message: HeartbeatMessage): void {
+    const { facts } = message;
+    this.presence.heartbeat(contextOf<number>(ws), this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts), this.conns.get(ws));
   }
 
-  /**
-   * An invalid message: answered `{type: "error", message}` and otherwise ignored (nothing changes); more than
-   * MAX_INVALID_MESSAGES within a minute closes the connection (1008).
-   */
-  private refuse(agentId: number, ws: WebSocket, limits: Limits, why: string): void {
-    const now = Date.now();
-    while (limits.invalid.length > 0 && limits.invalid[0] <= now - INVALID_WINDOW_MS) limits.invalid.shift();
-    limits.invalid.push(now);
-    if (limits.invalid.length > MAX_INVALID_MESSAGES) {
-      this.logger.warn(`agent ${agentId}: connection closed after ${limits.invalid.length} invalid messages within a minute (last: ${why})`);
-      return closeAgent(ws, CLOSE.invalid);
-    }
-    this.trySend(agentId, ws, { type: 'error', message: why });
+  @SubscribeMessage('script.output')
+  scriptOutput(ws: WebSocket, message: ScriptOutputMessage): void {
+    // Published as it comes, never stored one by one (the result carries the whole, capped output); only
+    // for a run this agent was sent and has not answered yet. Anything else is dropped without a word.
+    const agentId = contextOf<number>(ws);
+    const { runId, stream, chunk, seq } = message;
+    if (!this.channel.isRunOf(agentId, runId)) return;
+    this.events.emit('script.output', { agentId, runId, stream, chunk, seq });
   }
 
-  /** One message of the protocol, validated against its type's schema (agent-protocol.ts) before anything reads it. */
-  private onMessage(agentId: number, ws: WebSocket, limits: Limits, text: string | null): void {
-    const parsed = parseAgentMessage(text);
-    if (!parsed.ok) return this.refuse(agentId, ws, limits, parsed.error);
-    switch (parsed.type) {
-      case 'heartbeat': {
-        const { facts } = parsed.message;
-        this.presence.heartbeat(agentId, this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts), this.conns.get(ws));
-        return;
-      }
-      case 'script.output': {
-        // Published as it comes, never stored one by one (the result carries the whole, capped output); only
-        // for a run this agent was sent and has not answered yet. Anything else is dropped without a word.
-        const { runId, stream, chunk, seq } = parsed.message;
-        if (!this.channel.isRunOf(agentId, runId)) return;
-        this.events.emit('script.output', { agentId, runId, stream, chunk, seq });
-        return;
-      }
-      case 'result': {
-        // The answer is checked against its command's schema by the request it answers (LocalAgentChannel.deliver).
-        const delivered = this.channel.deliver(agentId, parsed.message.id, parsed.message);
-        if ('invalid' in delivered) this.refuse(agentId, ws, limits, `invalid answer to request ${parsed.message.id}: ${delivered.invalid}`);
-        return;
-      }
-      default:
-        // A feature's message (check.result: the checks module, through AgentChannel.handle).
-        this.channel.dispatch(agentId, parsed.type, parsed.message as unknown as Record<string, unknown>);
-    }
+  @SubscribeMessage('result')
+  result(ws: WebSocket, message: ResultMessage): void {
+    // The answer is checked against its command's schema by the request it answers (LocalAgentChannel.deliver).
+    const delivered = this.channel.deliver(contextOf<number>(ws), message.id, message);
+    if ('invalid' in delivered) refuseMessage(ws, `invalid answer to request ${message.id}: ${delivered.invalid}`);
+  }
+
+  @SubscribeMessage('check.result')
+  checkResult(ws: WebSocket, message: CheckResultMessage): void {
+    // A feature's message (check.result: the checks module, through AgentChannel.handle).
+    this.channel.dispatch(contextOf<number>(ws), 'check.result', message as unknown as Record<string, unknown>);
   }
 }
 
 /**
  * Closes an agent's connection with a code and a reason. `now`: its buffers are freed at once (an agent that
- * does not read would otherwise hold them through the close handshake); else it has CLOSE_GRACE_MS to answer
- * the close before it is dropped.
+ * does not read would otherwise hold them through the close handshake); else it has CLOSE_GRACE_MS
+ * (common/ws/ws-connection.ts) to answer the close before it is dropped.
  */
-function closeAgent(ws: WebSocket, how: { code: number; reason: string }, when: 'now' | 'grace' = 'grace'): void {
-  if (ws.readyState === WebSocket.OPEN) ws.close(how.code, how.reason);
-  if (when === 'now') ws.terminate();
-  else if (ws.readyState !== WebSocket.CLOSED) setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
-}
+const closeAgent = closeSocket;

@@ -178,10 +178,14 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
   return `${where} ${e.message ?? 'is invalid'}`;
 }
 
+export type HeartbeatMessage = Static<typeof HeartbeatSchema> & { facts?: Record<string, unknown> };
+/** An answer's envelope, and whatever else it carries (checked by the request it answers). */
+export type ResultMessage = Static<typeof ResultSchema> & Record<string, unknown>;
+
 export type ParsedAgentMessage =
-  | { ok: true; type: 'heartbeat'; message: Static<typeof HeartbeatSchema> & { facts?: Record<string, unknown> } }
+  | { ok: true; type: 'heartbeat'; message: HeartbeatMessage }
   | { ok: true; type: 'script.output'; message: ScriptOutputMessage }
-  | { ok: true; type: 'result'; message: Static<typeof ResultSchema> & Record<string, unknown> }
+  | { ok: true; type: 'result'; message: ResultMessage }
   | { ok: true; type: 'check.result'; message: CheckResultMessage }
   | { ok: false; error: string };
 

@@ -1,13 +1,13 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { OnGatewayConnection, OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
 import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { ServerOptions, WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import type { ApiKeyEntity } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
-import { refuseUpgrade, upgradeRouterOf } from '../../common/http/upgrade-router';
 import { parseId } from '../../common/values';
+import { GatewayServer, UpgradeDecision } from '../../common/ws/gateway-server';
 import { toAgentDetailDto } from '../agents/agents.dto';
 import { AgentsService } from '../agents/agents.service';
 import { toAlertDto } from '../alerts/alerts.dto';
@@ -20,8 +20,6 @@ import { RmmEventMap, RmmEvents } from './rmm-events';
 
 /** The events WebSocket's path, as the docs write it. */
 export const EVENTS_WS_PATH = '/rmm/{agent_id}/';
-/** `/rmm/{agent_id}/` and `/rmm/{agent_id}` (a malformed id is the gateway's 404, after the key is checked). */
-const EVENTS_PATH = /^\/rmm\/([^/]+)\/?$/;
 /** What a subscriber may send (it has nothing to say: anything it sends is ignored). */
 const MAX_INBOUND_BYTES = 4 * 1024;
 /** Ping interval: a subscriber that did not answer the previous ping is dropped. */
@@ -71,24 +69,27 @@ interface Subscriber {
   pump: () => void;
 }
 
-type Admission = { key: ApiKeyEntity; agentId: number } | { status: number; detail: string; headers?: Record<string, string> };
+/** An admitted subscriber: its key and its agent. */
+interface Admitted {
+  key: ApiKeyEntity;
+  agentId: number;
+}
 
 /**
  * The events WebSocket `/rmm/{agent_id}/` (docs/events.md, docs/asyncapi.yaml): subscribers authenticate with
  * the management API's keys (X-API-KEY or ?api_key=, scope agents:read) before the upgrade completes, get
  * `hello`, then every event of that agent as it happens. The bus is subscribed to once; each event is mapped
  * once (events-wire.ts) and written to that agent's subscribers only. This gateway is the only writer to them.
+ * A Nest gateway served by GatewayWsAdapter (common/ws) at the parameterised path `/rmm/{agent_id}/` (and
+ * `/rmm/{agent_id}`; a malformed id is the gateway's 404, after the key is checked); it has no message handlers.
  */
+// closeTimeout: ws 8.23 takes it (@types/ws 8.18 does not declare it yet; GatewayOptions does).
+@WebSocketGateway({ path: EVENTS_WS_PATH, maxPayload: MAX_INBOUND_BYTES, perMessageDeflate: false, closeTimeout: CLOSE_TIMEOUT_MS })
 @Injectable()
-export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class EventsGateway implements OnGatewayInit<GatewayServer<Admitted>>, OnGatewayConnection, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('events-ws');
-  // closeTimeout: ws 8.23 takes it, @types/ws 8.18 does not declare it yet.
-  private readonly wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_INBOUND_BYTES,
-    perMessageDeflate: false,
-    closeTimeout: CLOSE_TIMEOUT_MS,
-  } as ServerOptions & { closeTimeout: number });
+  /** Its endpoint on the HTTP server (GatewayServer: path, authentication, upgrades); none in the CLI's context. */
+  private endpoint?: GatewayServer<Admitted>;
   /** The subscribers events go to (one leaves when it is told to close). */
   private readonly byAgent = new Map<number, Set<Subscriber>>();
   /** Every subscriber socket of a key, until the socket is gone: what MAX_SUBSCRIPTIONS_PER_KEY counts. */
@@ -111,19 +112,39 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * The adapter's endpoint for /rmm/{agent_id}/ (on the server's one upgrade router, beside the agent channel):
+   * subscribers are admitted (401, 403, 404, then 429) before any WebSocket exists; what they send is ignored.
+   */
+  afterInit(endpoint: GatewayServer<Admitted>): void {
+    this.endpoint = endpoint;
+    endpoint.serve({
+      name: 'events',
+      logger: this.logger,
+      admit: (req, params) => this.admit(req, params.agent_id),
+      // Counted here, in the same turn as the upgrade (the adapter hands the connection to handleConnection
+      // synchronously), so that upgrades of one key in flight together cannot all pass the count.
+      confirm: (admitted) => {
+        if ((this.byKey.get(admitted.key.id)?.size ?? 0) >= MAX_SUBSCRIPTIONS_PER_KEY) {
+          return { status: 429, detail: `too many open event subscriptions for this key (at most ${MAX_SUBSCRIPTIONS_PER_KEY})`, headers: { 'Retry-After': '30' } };
+        }
+        this.usage.touch(admitted.key.id, this.clock.now());
+        return undefined;
+      },
+      unavailable: { status: 503, detail: 'the database is not available, retry shortly', headers: { 'Retry-After': '5' } },
+      shuttingDown: EVENTS_CLOSE.shuttingDown,
+      label: ({ agentId, key }) => `subscriber of agent ${agentId} (key ${key.id})`,
+    });
+  }
+
+  /** An admitted subscriber's connection (the adapter's `connection`: its key and agent are what `admit` accepted). */
+  handleConnection(ws: WebSocket, _req: IncomingMessage, admitted: Admitted): void {
+    this.accept(ws, admitted.key, admitted.agentId);
+  }
+
   onApplicationBootstrap(): void {
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
     if (!server) return; // (the CLI's context serves no HTTP)
-    this.off.push(
-      upgradeRouterOf(server).register({
-        name: `events ${EVENTS_WS_PATH}`,
-        match: (path) => {
-          const m = EVENTS_PATH.exec(path);
-          return m ? { agentId: m[1] } : null;
-        },
-        handle: this.onUpgrade,
-      }),
-    );
     for (const event of RELAYED_EVENTS) {
       if (event === 'agent.updated') this.off.push(this.events.on('agent.updated', ({ agentId }) => this.updated(agentId)));
       else this.off.push(this.events.on(event, (data: RmmEventMap[typeof event]) => this.relay(event, data)));
@@ -138,6 +159,8 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
     clearInterval(this.pinger);
     clearInterval(this.rechecker);
     for (const off of this.off.splice(0)) off();
+    // New upgrades are answered 503; those being admitted complete (and hear 1001) before this goes on.
+    await this.endpoint?.stopAccepting();
     const all = [...this.byKey.values()].flatMap((set) => [...set]);
     const closed = all.map((s) => new Promise<void>((resolve) => (s.ws.readyState === WebSocket.CLOSED ? resolve() : s.ws.once('close', () => resolve()))));
     for (const s of all) this.close(s, EVENTS_CLOSE.shuttingDown);
@@ -145,7 +168,6 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
     await Promise.race([Promise.all(closed), new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
     clearTimeout(timer);
     for (const s of all) s.ws.terminate();
-    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
   /** How many subscribers this instance holds for an agent (tests, metrics). */
@@ -153,39 +175,19 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
     return this.byAgent.get(agentId)?.size ?? 0;
   }
 
-  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>): void => {
-    void this.admit(req, params.agentId).then(
-      (admitted) => {
-        if ('status' in admitted) return refuseUpgrade(socket, admitted.status, admitted.detail, admitted.headers);
-        if (socket.destroyed) return;
-        // Counted here, in the same turn as the upgrade (handleUpgrade calls accept synchronously), so that upgrades
-        // of one key in flight together cannot all pass the count.
-        if ((this.byKey.get(admitted.key.id)?.size ?? 0) >= MAX_SUBSCRIPTIONS_PER_KEY) {
-          return refuseUpgrade(socket, 429, `too many open event subscriptions for this key (at most ${MAX_SUBSCRIPTIONS_PER_KEY})`, { 'Retry-After': '30' });
-        }
-        this.usage.touch(admitted.key.id, this.clock.now());
-        this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, admitted.key, admitted.agentId));
-      },
-      (err: Error) => {
-        this.logger.warn(`events upgrade failed: ${err.message}`);
-        refuseUpgrade(socket, 503, 'the database is not available, retry shortly', { 'Retry-After': '5' });
-      },
-    );
-  };
-
-  /** In this order: the key (401, 403), the agent (404); then (onUpgrade) the key's open subscriptions (429). */
-  private async admit(req: IncomingMessage, rawAgentId: string | undefined): Promise<Admission> {
+  /** In this order: the key (401, 403), the agent (404); then (confirm) the key's open subscriptions (429). */
+  private async admit(req: IncomingMessage, rawAgentId: string | undefined): Promise<UpgradeDecision<Admitted>> {
     let key: ApiKeyEntity;
     try {
       key = await this.keys.authenticate(apiKeyOf(req), 'agents:read');
     } catch (err) {
-      if (err instanceof DomainError && err.code === CommonErrorCode.Unauthorized) return { status: 401, detail: err.message };
-      if (err instanceof DomainError && err.code === CommonErrorCode.Forbidden) return { status: 403, detail: err.message };
+      if (err instanceof DomainError && err.code === CommonErrorCode.Unauthorized) return { refuse: { status: 401, detail: err.message } };
+      if (err instanceof DomainError && err.code === CommonErrorCode.Forbidden) return { refuse: { status: 403, detail: err.message } };
       throw err;
     }
     const agentId = parseId(rawAgentId);
-    if (agentId === null || !(await this.agentExists(agentId))) return { status: 404, detail: 'Not found' };
-    return { key, agentId };
+    if (agentId === null || !(await this.agentExists(agentId))) return { refuse: { status: 404, detail: 'Not found' } };
+    return { accept: { key, agentId } };
   }
 
   private async agentExists(agentId: number): Promise<boolean> {
@@ -221,10 +223,8 @@ export class EventsGateway implements OnApplicationBootstrap, BeforeApplicationS
       remove(this.byKey, sub.keyId, sub);
       drop(sub);
     });
-    ws.on('error', () => ws.terminate());
     ws.on('pong', () => (sub.alive = true));
-    // Subscribers have nothing to say: what they send is ignored (never answered, never an error).
-    ws.on('message', () => undefined);
+    // (Subscribers have nothing to say: what they send is read and ignored, by the adapter.)
     void this.hello(sub).catch((err: Error) => {
       this.logger.warn(`hello for agent ${agentId} failed: ${err.message}`);
       this.close(sub, EVENTS_CLOSE.internal);
