@@ -8,6 +8,7 @@ import { Clock } from '../../common/clock';
 import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
 import { parseId } from '../../common/values';
 import { GatewayServer, UpgradeDecision } from '../../common/ws/gateway-server';
+import { QueueSocket, SendQueue } from '../../common/ws/send-queue';
 import { toAgentDetailDto } from '../agents/agents.dto';
 import { AgentsService } from '../agents/agents.service';
 import { toAlertDto } from '../alerts/alerts.dto';
@@ -54,19 +55,13 @@ interface Subscriber {
   keyId: number;
   keyExpiresAt: Date | null;
   /**
-   * Messages waiting for the socket, oldest first from `head`: the same Buffer for every subscriber of the agent,
-   * so what many slow subscribers wait for is held once. Handed to the socket one at a time, when it has sent
-   * everything before (`pump`); before hello is out (`ready`), none are.
+   * Messages waiting for the socket (common/ws/send-queue.ts): the same Buffer for every subscriber of the agent,
+   * so what many slow subscribers wait for is held once; handed to the socket one at a time, none before hello.
    */
-  queue: Buffer[];
-  head: number;
-  queuedBytes: number;
-  ready: boolean;
+  queue: SendQueue;
   /** Told to close: it gets nothing more (its socket still counts against its key until it is gone). */
   closing: boolean;
   alive: boolean;
-  /** Hands the socket the next waiting messages (called again each time the socket has sent one). */
-  pump: () => void;
 }
 
 /** An admitted subscriber: its key and its agent. */
@@ -206,13 +201,9 @@ export class EventsGateway implements OnGatewayInit<GatewayServer<Admitted>>, On
       agentId,
       keyId: key.id,
       keyExpiresAt: key.expiresAt,
-      queue: [],
-      head: 0,
-      queuedBytes: 0,
-      ready: false,
+      queue: new SendQueue(socketOf(ws), MAX_BUFFERED_BYTES),
       closing: false,
       alive: true,
-      pump: () => this.pump(sub),
     };
     add(this.byAgent, agentId, sub);
     add(this.byKey, key.id, sub);
@@ -221,7 +212,7 @@ export class EventsGateway implements OnGatewayInit<GatewayServer<Admitted>>, On
     ws.on('close', () => {
       remove(this.byAgent, sub.agentId, sub);
       remove(this.byKey, sub.keyId, sub);
-      drop(sub);
+      sub.queue.stop();
     });
     ws.on('pong', () => (sub.alive = true));
     // (Subscribers have nothing to say: what they send is read and ignored, by the adapter.)
@@ -243,9 +234,8 @@ export class EventsGateway implements OnGatewayInit<GatewayServer<Admitted>>, On
     }
     const alerts = await this.alerts.openFor(agentId);
     if (sub.closing || sub.ws.readyState !== WebSocket.OPEN) return;
-    sub.ready = true;
-    sub.ws.send(JSON.stringify(toWire('hello', { agentId, hello: { ...toAgentDetailDto(agent), alerts: alerts.map(toAlertDto) } }, this.clock.now())), sub.pump);
-    this.pump(sub);
+    sub.ws.send(JSON.stringify(toWire('hello', { agentId, hello: { ...toAgentDetailDto(agent), alerts: alerts.map(toAlertDto) } }, this.clock.now())), sub.queue.pump);
+    sub.queue.start();
   }
 
   /** Every relayed event but agent.updated: mapped once, written to the agent's subscribers (in order behind a pending read). */
@@ -294,32 +284,9 @@ export class EventsGateway implements OnGatewayInit<GatewayServer<Admitted>>, On
    */
   private write(sub: Subscriber, data: Buffer): void {
     if (sub.closing) return;
-    const waiting = sub.queuedBytes + sub.ws.bufferedAmount;
-    if (waiting > MAX_BUFFERED_BYTES) {
-      this.logger.warn(`subscriber of agent ${sub.agentId} closed: too slow (${waiting} bytes waiting)`);
+    if (!sub.queue.push(data)) {
+      this.logger.warn(`subscriber of agent ${sub.agentId} closed: too slow (${sub.queue.waiting} bytes waiting)`);
       this.close(sub, EVENTS_CLOSE.tooSlow);
-      return;
-    }
-    sub.queue.push(data);
-    sub.queuedBytes += data.length;
-    this.pump(sub);
-  }
-
-  /** Hands the socket waiting messages while it has nothing left to send (so it holds at most one it cannot send). */
-  private pump(sub: Subscriber): void {
-    const { ws } = sub;
-    while (sub.ready && !sub.closing && sub.head < sub.queue.length && ws.readyState === WebSocket.OPEN && ws.bufferedAmount === 0) {
-      const data = sub.queue[sub.head];
-      sub.queue[sub.head++] = EMPTY;
-      sub.queuedBytes -= data.length;
-      ws.send(data, { binary: false }, sub.pump);
-    }
-    if (sub.head === sub.queue.length) {
-      sub.queue = [];
-      sub.head = 0;
-    } else if (sub.head > 1024 && sub.head * 2 > sub.queue.length) {
-      sub.queue = sub.queue.slice(sub.head);
-      sub.head = 0;
     }
   }
 
@@ -332,7 +299,7 @@ export class EventsGateway implements OnGatewayInit<GatewayServer<Admitted>>, On
     if (sub.closing) return;
     sub.closing = true;
     remove(this.byAgent, sub.agentId, sub);
-    drop(sub);
+    sub.queue.stop();
     if (sub.ws.readyState === WebSocket.OPEN || sub.ws.readyState === WebSocket.CONNECTING) sub.ws.close(how.code, how.reason);
   }
 
@@ -346,7 +313,7 @@ export class EventsGateway implements OnGatewayInit<GatewayServer<Admitted>>, On
         if (!sub.alive) {
           sub.closing = true;
           remove(this.byAgent, sub.agentId, sub);
-          drop(sub);
+          sub.queue.stop();
           sub.ws.terminate();
           continue;
         }
@@ -394,13 +361,17 @@ export function apiKeyOf(req: IncomingMessage): string | undefined {
   }
 }
 
-const EMPTY = Buffer.alloc(0);
-
-/** Drops what was waiting for a subscriber. */
-function drop(sub: Subscriber): void {
-  sub.queue = [];
-  sub.head = 0;
-  sub.queuedBytes = 0;
+/** A subscriber's socket as its SendQueue uses it. */
+function socketOf(ws: WebSocket): QueueSocket {
+  return {
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+    get open() {
+      return ws.readyState === WebSocket.OPEN;
+    },
+    send: (data, done) => ws.send(data, { binary: false }, done),
+  };
 }
 
 function add<K>(map: Map<K, Set<Subscriber>>, k: K, sub: Subscriber): void {
