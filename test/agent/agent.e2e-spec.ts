@@ -9,7 +9,7 @@ import { sql } from '../utils/sql';
 import { ROOT, run } from '../utils/processes';
 import { startTestApp, TestApp } from '../utils/test-app';
 import WebSocket, { WebSocketServer } from 'ws';
-import { sleep, until } from '../utils/wait';
+import { until } from '../utils/wait';
 
 /** The reference agent (apps/agent/) as a device runs it: real processes of dist/agent/rmm-agent.js (test/global-setup.js builds it). */
 const AGENT_JS = join(ROOT, 'dist/agent/rmm-agent.js');
