@@ -64,6 +64,11 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   /** The presence connection of each socket (its epoch: whether a connect elsewhere superseded it). */
   private readonly conns = new WeakMap<WebSocket, PresenceConnection>();
   private readonly pings = new PingRounds<WebSocket>(PING_SLICES);
+  /** One listener for every socket's pongs (the socket is `this`): no closure per connection. */
+  private readonly onPong = ((pings: PingRounds<WebSocket>) =>
+    function (this: WebSocket): void {
+      pings.answered(this);
+    })(this.pings);
   private server?: Server;
   /** Its endpoint on the HTTP server (GatewayServer: path, authentication, upgrades); none in the CLI's context. */
   private endpoint?: GatewayServer<number>;
@@ -188,28 +193,33 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     const detach = this.channel.attach(agentId, { send: (message) => this.send(agentId, ws, message) });
     // The status is written (batched with the other connects of this moment) before the agent is greeted: whoever
     // reads its status after `hello` or agent.online reads online. Presence announces the change, if it is one.
-    const connected = this.presence.connect(agentId, this.clock.now());
+    // (Held only until it is written: then the connection is in `conns`, and 20,000 settled promises are not kept.)
+    let connecting: Promise<PresenceConnection> | undefined = this.presence.connect(agentId, this.clock.now());
     this.pings.add(ws);
-    ws.on('pong', () => this.pings.answered(ws));
+    ws.on('pong', this.onPong);
     ws.on('close', () => {
       detach();
       this.pings.remove(ws);
       if (this.sockets.get(agentId) === ws) this.sockets.delete(agentId);
       // Written whatever happened: a superseded connection's close names an older epoch and changes nothing.
-      void connected
-        .then(
-          (conn) => this.presence.disconnect(conn),
+      const conn = this.conns.get(ws);
+      const written = conn ? Promise.resolve(conn) : connecting; // (neither: the connect failed, nothing to undo)
+      void written
+        ?.then(
+          (c) => this.presence.disconnect(c),
           () => undefined, // (never written: nothing to undo)
         )
         .catch((err: Error) => this.logger.warn(`agent ${agentId} offline not written: ${err.message}`));
     });
-    void connected.then(
+    void connecting.then(
       (conn) => {
+        connecting = undefined;
         this.conns.set(ws, conn);
         if (ws.readyState !== WebSocket.OPEN) return; // gone meanwhile: never greeted
         this.trySend(agentId, ws, { type: 'hello', agent_id: String(agentId), heartbeat_seconds: this.config.agentHeartbeatSeconds, server_time: this.clock.now().toISOString() });
       },
       (err: Error) => {
+        connecting = undefined;
         // Not written (the database): this connection would write nothing; the agent reconnects with back-off.
         this.logger.warn(`agent ${agentId} online not written (connection closed 1011): ${err.message}`);
         closeAgent(ws, CLOSE.internal);

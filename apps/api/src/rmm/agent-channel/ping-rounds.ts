@@ -9,9 +9,11 @@
  * agent) is thus dropped between one and two rounds after its last answer: 30 to 60 s with the 30 s round.
  */
 export class PingRounds<T> {
+  // (No map from a connection to its slot: at 20,000 connections each entry is memory, and finding a closing
+  // connection's slot costs at most `slices` set lookups.)
   private readonly slots: Array<Set<T>>;
-  private readonly slotOf = new Map<T, number>();
   private readonly waiting = new Set<T>();
+  private count = 0;
   private next = 0;
   private tick = 0;
 
@@ -21,20 +23,21 @@ export class PingRounds<T> {
 
   /** A new connection: it joins the next slot (its first ping comes within one round). */
   add(conn: T): void {
-    if (this.slotOf.has(conn)) return;
-    const slot = this.next;
+    if (this.slots.some((slot) => slot.has(conn))) return;
+    this.slots[this.next].add(conn);
     this.next = (this.next + 1) % this.slices;
-    this.slots[slot].add(conn);
-    this.slotOf.set(conn, slot);
+    this.count++;
   }
 
   /** A connection that closed. */
   remove(conn: T): void {
-    const slot = this.slotOf.get(conn);
-    if (slot === undefined) return;
-    this.slots[slot].delete(conn);
-    this.slotOf.delete(conn);
     this.waiting.delete(conn);
+    for (const slot of this.slots) {
+      if (slot.delete(conn)) {
+        this.count--;
+        return;
+      }
+    }
   }
 
   /** Its pong came. */
@@ -59,6 +62,6 @@ export class PingRounds<T> {
   }
 
   get size(): number {
-    return this.slotOf.size;
+    return this.count;
   }
 }
