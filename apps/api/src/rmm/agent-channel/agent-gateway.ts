@@ -61,8 +61,6 @@ export const CLOSE = {
 export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGatewayConnection, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('agent-gateway');
   private readonly sockets = new Map<number, WebSocket>();
-  /** The presence connection of each socket (its epoch: whether a connect elsewhere superseded it). */
-  private readonly conns = new WeakMap<WebSocket, PresenceConnection>();
   private readonly pings = new PingRounds<WebSocket>(PING_SLICES);
   /** One listener for every socket's pongs (the socket is `this`): no closure per connection. */
   private readonly onPong = ((pings: PingRounds<WebSocket>) =>
@@ -129,8 +127,9 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     // The agent connected again, here or on another instance (a later epoch): its connection held here is closed
     // as replaced, like a second connection on this instance (accept). Its close then changes nothing (stale epoch).
     this.offConnected = this.events.on('agent.connected', ({ agentId, epoch }) => {
+      // (the socket held here for an agent and presence's current connection of it are made and dropped together)
       const ws = this.sockets.get(agentId);
-      const conn = ws && this.conns.get(ws);
+      const conn = this.presence.connectionOf(agentId);
       if (ws && conn && superseded(conn, epoch)) closeAgent(ws, CLOSE.replaced);
     });
     // One slot of connections per tick (PingRounds): each pinged every PING_MS, dropped at its next visit when its
@@ -193,8 +192,10 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     const detach = this.channel.attach(agentId, { send: (message) => this.send(agentId, ws, message) });
     // The status is written (batched with the other connects of this moment) before the agent is greeted: whoever
     // reads its status after `hello` or agent.online reads online. Presence announces the change, if it is one.
-    // (Held only until it is written: then the connection is in `conns`, and 20,000 settled promises are not kept.)
+    // (The promise is held only until it is written, then the connection itself: 20,000 settled promises and a
+    // socket→connection map would be memory for nothing.)
     let connecting: Promise<PresenceConnection> | undefined = this.presence.connect(agentId, this.clock.now());
+    let held: PresenceConnection | undefined;
     this.pings.add(ws);
     ws.on('pong', this.onPong);
     ws.on('close', () => {
@@ -202,8 +203,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
       this.pings.remove(ws);
       if (this.sockets.get(agentId) === ws) this.sockets.delete(agentId);
       // Written whatever happened: a superseded connection's close names an older epoch and changes nothing.
-      const conn = this.conns.get(ws);
-      const written = conn ? Promise.resolve(conn) : connecting; // (neither: the connect failed, nothing to undo)
+      const written = held ? Promise.resolve(held) : connecting; // (neither: the connect failed, nothing to undo)
       void written
         ?.then(
           (c) => this.presence.disconnect(c),
@@ -214,7 +214,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     void connecting.then(
       (conn) => {
         connecting = undefined;
-        this.conns.set(ws, conn);
+        held = conn;
         if (ws.readyState !== WebSocket.OPEN) return; // gone meanwhile: never greeted
         this.trySend(agentId, ws, { type: 'hello', agent_id: String(agentId), heartbeat_seconds: this.config.agentHeartbeatSeconds, server_time: this.clock.now().toISOString() });
       },
@@ -257,7 +257,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   @SubscribeMessage('heartbeat')
   heartbeat(ws: WebSocket, message: HeartbeatMessage): void {
     const { facts } = message;
-    this.presence.heartbeat(contextOf<number>(ws), this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts), this.conns.get(ws));
+    this.presence.heartbeat(contextOf<number>(ws), this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts));
   }
 
   @SubscribeMessage('script.output')

@@ -168,6 +168,11 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
     return this.queue({ kind: 'connect', conn, at }).then(() => conn);
   }
 
+  /** This instance's current connection of the agent (the one its latest connect here made), if any. */
+  connectionOf(agentId: number): PresenceConnection | undefined {
+    return this.current.get(agentId);
+  }
+
   /**
    * The connection closed: offline, if it is still the agent's current connection (its epoch) and the agent is
    * online; `last_seen` stays the last time the agent was heard (a pending heartbeat of this connection counts).
