@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { FixedClock } from '../../apps/api/src/common/clock';
+import { exec as execIn, Finished } from '../utils/processes';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { until } from '../utils/wait';
 
@@ -10,14 +11,6 @@ import { until } from '../utils/wait';
 const ADMIN = 'installer-e2e-admin-key-0123456789abcdef';
 const HOSTNAME = 'installer-e2e-01';
 const DAY_MS = 86_400_000;
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-
 
 describe('installers (real processes)', () => {
   let t: TestApp;
@@ -30,22 +23,7 @@ describe('installers (real processes)', () => {
 
   /** Runs a command to its end, bounded: killed (and the test failed) after timeoutMs. */
   const exec = (cmd: string, args: string[], timeoutMs = 30_000, childEnv = env()): Promise<Finished> =>
-    new Promise((res, rej) => {
-      const child = spawn(cmd, args, { env: childEnv, cwd: work });
-      children.push(child);
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        rej(new Error(`timed out: ${cmd} ${args.join(' ')}\n${stdout}\n${stderr}`));
-      }, timeoutMs);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        res({ code, stdout, stderr });
-      });
-    });
+    execIn(cmd, args, { env: childEnv, cwd: work, timeoutMs, onSpawn: (child) => children.push(child) });
 
   beforeAll(async () => {
     t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_AGENT_HEARTBEAT_SECONDS: '1' }, { clock });

@@ -6,7 +6,7 @@ import { createClient, SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { UsersService } from '../../apps/api/src/platform/users/users.service';
 import { ClientsService } from '../../apps/api/src/rmm/clients/clients.service';
-import { cleanEnv } from '../utils/processes';
+import { cleanEnv, exec as execIn, Finished } from '../utils/processes';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { until } from '../utils/wait';
@@ -23,12 +23,6 @@ const REQUESTED = 'ACME-WS-01';
 const MACHINE = osHostname();
 const OTHER_HARDWARE = 'b2'.repeat(32);
 const CONFLICT = { detail: 'hostname already enrolled by another device' };
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('a device enrolled through the function is found by the hostname asked for', () => {
   let t: TestApp;
@@ -75,22 +69,7 @@ describe('a device enrolled through the function is found by the hostname asked 
   };
   /** Runs a command to its end, bounded. */
   const exec = (cmd: string, args: string[], timeoutMs = 60_000): Promise<Finished> =>
-    new Promise((res, rej) => {
-      const child = spawn(cmd, args, { env: env(), cwd: work });
-      children.push(child);
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        rej(new Error(`timed out: ${cmd} ${args.join(' ')}\n${stdout}\n${stderr}`));
-      }, timeoutMs);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        res({ code, stdout, stderr });
-      });
-    });
+    execIn(cmd, args, { env: env(), cwd: work, timeoutMs, onSpawn: (child) => children.push(child) });
   /** Steps 2 and 3: the installer downloaded from the deployment, run on this machine. */
   const install = async (downloadUrl: string, prefix: string): Promise<Finished & { script: string }> => {
     const res = await fetch(`${downloadUrl}?platform=linux`);

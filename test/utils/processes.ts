@@ -41,17 +41,31 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs a command to its end (bounded by timeoutMs). */
+/** Runs node with `args` to its end (bounded by timeoutMs), from the project folder. */
 export function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Finished> {
+  return exec(process.execPath, args, { env, cwd: ROOT, timeoutMs });
+}
+
+/**
+ * Runs a command to its end, bounded: killed (and the promise rejected, with what it printed) after timeoutMs.
+ * `onSpawn` is given the child (a test keeps it, to kill what is left when it fails).
+ */
+export function exec(
+  cmd: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number; onSpawn?: (child: ChildProcess) => void },
+): Promise<Finished> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, args, { env, cwd: ROOT });
+    const child = spawn(cmd, args, { env: options.env, cwd: options.cwd });
+    options.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      rej(new Error(`timed out: ${args.join(' ')}\n${stdout}\n${stderr}`));
+      rej(new Error(`timed out: ${cmd === process.execPath ? '' : `${cmd} `}${args.join(' ')}\n${stdout}\n${stderr}`));
     }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
