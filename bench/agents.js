@@ -205,7 +205,8 @@ class Simulators {
     this.children = [];
     this.tokens = 0;
     for (let i = 0; i < count; i++) {
-      const child = fork(path.join(__dirname, 'sim.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const execArgv = process.env.BENCH_SIM_NODE_OPTIONS ? process.env.BENCH_SIM_NODE_OPTIONS.split(' ') : [];
+      const child = fork(path.join(__dirname, 'sim.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
       const slice = agents.slice(i * size, (i + 1) * size);
       const state = { child, readyWaiters: [], statWaiters: new Map() };
       child.on('message', (m) => {

@@ -2,7 +2,7 @@
 /**
  * Agent simulator: one process holding many agent connections over the real protocol (docs/agent-protocol.md).
  *
- * Each simulated agent opens WebSocket /agent/v1/ws with `X-Agent-Id` and `Authorization: Bearer <secret>`,
+ * Each simulated agent opens WebSocket /agent/v1/ws (bench/sim-socket.js) with `X-Agent-Id` and `Authorization: Bearer <secret>`,
  * waits for `hello`, sends a heartbeat every `heartbeat_seconds` (the first one at a random point of the first
  * period, so 20,000 agents do not beat together; the first carries the facts, as the reference agent's does),
  * answers `script.run` at once with a trivial result, ignores `checks.sync`, and reconnects after any drop but
@@ -17,7 +17,7 @@
  *   child  → {type: 'ready'} once every agent has had its first `hello`
  * One process should hold at most ~9,000 connections (a process may open 20,000 files here).
  */
-const WebSocket = require('ws');
+const { SimSocket } = require('./sim-socket');
 
 const BACKOFF_FIRST_MS = 1_000;
 const BACKOFF_MAX_MS = 60_000;
@@ -103,9 +103,9 @@ class Simulator {
 
   connect(agent, settled = () => undefined) {
     if (agent.stopped) return settled();
-    const ws = new WebSocket(this.url, {
+    // (a lean client of the same protocol: bench/sim-socket.js says why not `ws`)
+    const ws = new SimSocket(this.url, {
       headers: { 'X-Agent-Id': agent.id, Authorization: `Bearer ${agent.secret}` },
-      perMessageDeflate: false,
       handshakeTimeout: 30_000,
       ...(this.loopback ? { localAddress: sourceAddress(agent.id) } : {}),
     });
@@ -186,7 +186,7 @@ class Simulator {
   startHeartbeats(agent, ws, seconds) {
     const period = seconds * 1000;
     const beat = (facts) => {
-      if (ws.readyState !== WebSocket.OPEN) return;
+      if (ws.readyState !== SimSocket.OPEN) return;
       ws.send(JSON.stringify(facts ? { type: 'heartbeat', facts: FACTS } : { type: 'heartbeat' }));
       this.stats.heartbeats++;
     };

@@ -1,5 +1,6 @@
 import { AgentPresenceRepository } from '../../../apps/api/src/rmm/agent-channel/agent-presence.repository';
 import { PresenceConnection } from '../../../apps/api/src/rmm/agent-channel/presence-rules';
+import { TransactionHost } from '../../../apps/api/src/database/transaction-host';
 import { sql } from '../../utils/sql';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext } from '../medium.harness';
@@ -58,5 +59,25 @@ describe('AgentPresenceRepository: batched writes side by side', () => {
     // And every write landed: the last round's facts on every row.
     const [written] = await sql<{ n: number }>(ctx.db.url, `SELECT count(*)::int AS n FROM agents WHERE id = ANY($1) AND cpu_model = 'CPU 9' AND total_ram = 17`, [ids]);
     expect(written.n).toBe(ids.length);
+  });
+
+  it('reads agent secrets in batches when upgrades arrive one per event-loop turn: every answer right, far fewer reads than agents', async () => {
+    const asked = ids.slice(0, 600);
+    await sql(ctx.db.url, `UPDATE agents SET secret_hash = encode(sha256(convert_to('secret-' || id, 'UTF8')), 'hex') WHERE id = ANY($1)`, [asked]);
+    const rows = jest.spyOn(ctx.get(TransactionHost), 'rows');
+    try {
+      const answers: Array<Promise<boolean>> = [];
+      for (const id of asked) {
+        // every fifth agent offers a wrong secret; one agent is asked about per turn, as upgrades come in a storm
+        answers.push(presence.verifySecret(id, id % 5 === 0 ? `wrong-${id}` : `secret-${id}`));
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(await Promise.all(answers)).toEqual(asked.map((id) => id % 5 !== 0));
+      const reads = rows.mock.calls.filter(([text]) => /secret_hash FROM agents/.test(String(text))).length;
+      expect(reads).toBeGreaterThan(0);
+      expect(reads).toBeLessThan(asked.length / 4);
+    } finally {
+      rows.mockRestore();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { HttpAdapterHost } from '@nestjs/core';
 import { OnGatewayConnection, OnGatewayInit, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
 import { Clock } from '../../common/clock';
 import { RuntimeConfig } from '../../config/runtime-config';
@@ -35,6 +36,13 @@ export const MAX_INVALID_MESSAGES = 20;
 const INVALID_WINDOW_MS = 60_000;
 /** The burst an agent may send above RMM_AGENT_MAX_MESSAGES_PER_SECOND: this many seconds' worth. */
 const BURST_SECONDS = 5;
+/**
+ * `hello` is held (its socket corked) until the agent's first `checks.sync`, which the check sync sends right
+ * after the connect is written, so both go out in one write: in a reconnect storm that is one system call and
+ * one wake-up of the agent fewer per agent (a write on loopback costs the writer the receiver's delivery too).
+ * At most this long: whatever holds the list up, `hello` goes out.
+ */
+const HELLO_HOLD_MS = 50;
 
 /** Close codes the agent acts on (docs/agent-protocol.md). */
 export const CLOSE = {
@@ -71,6 +79,9 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   /** Its endpoint on the HTTP server (GatewayServer: path, authentication, upgrades); none in the CLI's context. */
   private endpoint?: GatewayServer<number>;
   private pinger?: NodeJS.Timeout;
+  /** Sockets whose `hello` is held for their first checks.sync (HELLO_HOLD_MS), with the time it was held. */
+  private readonly held = new Map<WebSocket, number>();
+  private holdTimer?: NodeJS.Timeout;
   private sweeper?: NodeJS.Timeout;
   private offRegistered?: () => void;
   private offConnected?: () => void;
@@ -163,6 +174,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.pinger);
     clearInterval(this.sweeper);
+    this.releaseHeld(Infinity);
     this.offRegistered?.();
     this.offConnected?.();
     // New upgrades are answered 503; those being authenticated complete (and hear 1001) before this goes on.
@@ -199,6 +211,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     this.pings.add(ws);
     ws.on('pong', this.onPong);
     ws.on('close', () => {
+      this.held.delete(ws);
       detach();
       this.pings.remove(ws);
       if (this.sockets.get(agentId) === ws) this.sockets.delete(agentId);
@@ -216,6 +229,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
         connecting = undefined;
         held = conn;
         if (ws.readyState !== WebSocket.OPEN) return; // gone meanwhile: never greeted
+        this.hold(ws);
         this.trySend(agentId, ws, { type: 'hello', agent_id: String(agentId), heartbeat_seconds: this.config.agentHeartbeatSeconds, server_time: this.clock.now().toISOString() });
       },
       (err: Error) => {
@@ -240,6 +254,30 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
       throw new Error('agent not reading');
     }
     ws.send(JSON.stringify(message));
+    if (message.type !== 'hello' && this.held.delete(ws)) socketOf(ws)?.uncork();
+  }
+
+  /** Corks the socket for `hello` and what follows it until the next message after it, HELLO_HOLD_MS at most. */
+  private hold(ws: WebSocket): void {
+    const socket = socketOf(ws);
+    if (!socket || this.held.has(ws)) return;
+    socket.cork();
+    this.held.set(ws, Date.now());
+    this.holdTimer ??= setInterval(() => this.releaseHeld(HELLO_HOLD_MS), HELLO_HOLD_MS / 2).unref();
+  }
+
+  /** Sends what was held for HELLO_HOLD_MS or longer (all of it with Infinity). */
+  private releaseHeld(olderThanMs: number): void {
+    const now = Date.now();
+    for (const [ws, since] of this.held) {
+      if (now - since < olderThanMs) break; // (in the order they were held)
+      this.held.delete(ws);
+      socketOf(ws)?.uncork();
+    }
+    if (this.held.size === 0 && this.holdTimer) {
+      clearInterval(this.holdTimer);
+      this.holdTimer = undefined;
+    }
   }
 
   /** send, for messages nobody waits on (hello, error): a failure only closes the connection. */
@@ -290,3 +328,8 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
  * (common/ws/ws-connection.ts) to answer the close before it is dropped.
  */
 const closeAgent = closeSocket;
+
+/** The TCP socket under a `ws` WebSocket (ws keeps it as `_socket`; not part of its typed API). */
+function socketOf(ws: WebSocket): Socket | undefined {
+  return (ws as unknown as { _socket?: Socket })._socket;
+}
