@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import { RuntimeConfig } from '../config/runtime-config';
 
 /** What an upstream call came to: an answer (any status), or none at all. */
@@ -25,33 +27,91 @@ export class UpstreamClient {
     return this.config.rmmApiUrl ?? this.self();
   }
 
-  async call(url: string, init: { method: string; headers: Record<string, string>; body?: unknown }): Promise<UpstreamResult> {
-    try {
-      const res = await fetch(url, {
-        method: init.method,
-        headers: init.body === undefined ? init.headers : { 'content-type': 'application/json', ...init.headers },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: AbortSignal.timeout(this.config.enrollUpstreamTimeoutMs),
-        redirect: 'follow',
-      });
-      const text = await res.text();
-      let json: unknown = undefined;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        /* not JSON: callers look at `text` */
-      }
-      return { kind: 'answer', status: res.status, text, json };
-    } catch (err) {
-      const name = (err as Error)?.name;
-      if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'timeout' };
-      const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-      return { kind: 'unreachable', reason: cause?.code ?? cause?.message ?? String((err as Error)?.message ?? err) };
-    }
+  /**
+   * One call, over a kept-alive connection (node:http/https; up to 5 redirects followed, 303 as a GET), bounded by
+   * ENROLL_UPSTREAM_TIMEOUT_MS as a whole and by MAX_ANSWER_BYTES. Not `fetch`: with the upstreams on this same
+   * server (the default), `fetch`'s web streams, abort signals and per-request objects were ~18 % of the
+   * server's CPU under an enrollment load of five calls per enrollment (docs/performance.md, 2026-11-26).
+   */
+  call(url: string, init: { method: string; headers: Record<string, string>; body?: unknown }): Promise<UpstreamResult> {
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    return request(url, init.method, init.headers, body, Date.now() + this.config.enrollUpstreamTimeoutMs, MAX_REDIRECTS);
   }
 
   private self(): string {
     if (!this.config.internalUrl) throw new Error('the server is not listening yet');
     return this.config.internalUrl;
   }
+}
+
+const MAX_REDIRECTS = 5;
+/** The most an upstream's answer may be (the function's own answers are a few hundred bytes). */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+const AGENTS = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
+
+function request(url: string, method: string, headers: Record<string, string>, body: string | undefined, deadline: number, redirects: number): Promise<UpstreamResult> {
+  return new Promise<UpstreamResult>((resolve) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return resolve({ kind: 'unreachable', reason: 'not a URL' });
+    }
+    const protocol = target.protocol === 'https:' ? 'https:' : target.protocol === 'http:' ? 'http:' : null;
+    if (!protocol) return resolve({ kind: 'unreachable', reason: `unsupported protocol ${target.protocol}` });
+    const wait = deadline - Date.now();
+    if (wait <= 0) return resolve({ kind: 'timeout' });
+    let settled = false;
+    const finish = (result: UpstreamResult | Promise<UpstreamResult>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const sent: Record<string, string | number> = { ...headers };
+    if (body !== undefined) {
+      sent['content-type'] = 'application/json';
+      sent['content-length'] = Buffer.byteLength(body);
+    }
+    const req = (protocol === 'https:' ? https : http).request(target, { method, headers: sent, agent: AGENTS[protocol] }, (res) => {
+      const status = res.statusCode ?? 0;
+      const location = res.headers.location;
+      if ([301, 302, 303, 307, 308].includes(status) && location && redirects > 0) {
+        res.resume();
+        const next = new URL(location, target).toString();
+        const asGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');
+        return finish(request(next, asGet ? 'GET' : method, headers, asGet ? undefined : body, deadline, redirects - 1));
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) {
+          req.destroy();
+          return finish({ kind: 'unreachable', reason: `answer over ${MAX_ANSWER_BYTES} bytes` });
+        }
+        chunks.push(chunk);
+      });
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown = undefined;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          /* not JSON: callers look at `text` */
+        }
+        finish({ kind: 'answer', status, text, json });
+      });
+      res.on('error', (err: NodeJS.ErrnoException) => finish({ kind: 'unreachable', reason: err.code ?? err.message }));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => finish({ kind: 'unreachable', reason: err.code ?? err.message }));
+    const timer = setTimeout(() => {
+      finish({ kind: 'timeout' });
+      req.destroy();
+    }, wait);
+    req.end(body);
+  });
 }
