@@ -16,7 +16,7 @@ export interface RestTx {
 
 /**
  * Runs REST statements as the caller, the way PostgREST does: one transaction per request that switches to
- * the caller's role (SET LOCAL ROLE) and publishes the JWT claims (request.jwt.claims) for auth.uid() and
+ * the caller's role (SET LOCAL ROLE, as set_config('role')) and publishes the JWT claims (request.jwt.claims) for auth.uid() and
  * the row-level-security policies. PostgreSQL decides what the caller may see and change.
  */
 @Injectable()
@@ -34,11 +34,11 @@ export class RestRepository {
     try {
       await runner.startTransaction();
       try {
-        await runner.query(`SET LOCAL ROLE ${caller.role}`);
-        await runner.query(`SELECT set_config('request.jwt.claims', $1, true), set_config('statement_timeout', $2, true)`, [
-          JSON.stringify(caller.claims),
-          STATEMENT_TIMEOUT,
-        ]);
+        // One statement, as PostgREST does it: set_config('role', …, true) is SET LOCAL ROLE (same membership check).
+        await runner.query(
+          `SELECT set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('statement_timeout', $3, true)`,
+          [caller.role, JSON.stringify(caller.claims), STATEMENT_TIMEOUT],
+        );
         const result = await work({ query: (sql) => runner.query(sql.text, sql.params) });
         await runner.commitTransaction();
         return result;

@@ -25,6 +25,15 @@ export class ClientsRepository {
     return [clients, total];
   }
 
+  /** Whether the client exists, and which client the site belongs to (null: no such site), in one statement. */
+  async placeOf(clientId: number, siteId: number): Promise<{ clientExists: boolean; siteClientId: number | null }> {
+    const [row] = await this.tx.rows<{ client: boolean; site_client: number | null }>(
+      `SELECT EXISTS (SELECT 1 FROM clients WHERE id = $1) AS client, (SELECT client_id FROM sites WHERE id = $2) AS site_client`,
+      [clientId, siteId],
+    );
+    return { clientExists: row.client, siteClientId: row.site_client };
+  }
+
   findClient(id: number): Promise<ClientEntity | null> {
     return this.clients.findOneBy({ id });
   }

@@ -34,6 +34,11 @@ export class ClientsService {
     return this.repo.findSite(id);
   }
 
+  /** Whether the client exists, and which client the site belongs to (null: no such site). */
+  placeOf(clientId: number, siteId: number): Promise<{ clientExists: boolean; siteClientId: number | null }> {
+    return this.repo.placeOf(clientId, siteId);
+  }
+
   async createClient(name: string, field = 'name'): Promise<ClientEntity> {
     const clean = requireName(name, field);
     try {

@@ -48,9 +48,9 @@ export class DeploymentsService {
     const expiresAt = body.expires ? new Date(body.expires) : new Date(now + DAY_MS);
     if (expiresAt.getTime() <= now) throw invalid('validation error', [{ field: 'expires', message: 'must be in the future' }]);
     if (expiresAt.getTime() > now + MAX_LIFETIME_MS) throw invalid('validation error', [{ field: 'expires', message: 'at most one year ahead' }]);
-    const site = await this.clients.findSite(body.site);
-    if (!(await this.clients.exists(body.client))) throw invalid('validation error', [{ field: 'client', message: `no client ${body.client}` }]);
-    if (!site || site.clientId !== body.client) throw invalid('validation error', [{ field: 'site', message: `site ${body.site} does not belong to client ${body.client}` }]);
+    const place = await this.clients.placeOf(body.client, body.site);
+    if (!place.clientExists) throw invalid('validation error', [{ field: 'client', message: `no client ${body.client}` }]);
+    if (place.siteClientId !== body.client) throw invalid('validation error', [{ field: 'site', message: `site ${body.site} does not belong to client ${body.client}` }]);
     return this.repo.insert({
       clientId: body.client,
       siteId: body.site,
