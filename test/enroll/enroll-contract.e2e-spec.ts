@@ -6,7 +6,7 @@ import { startTestApp, TestApp } from '../utils/test-app';
 /**
  * The spec's Errors table and processing order for POST /functions/v1/enroll-rmm, row by row,
  * against a fake backend (RMM_API_URL) that records what it received and fails on demand. The data
- * platform is this server's own (DATA_URL defaults to the server itself), reached over HTTP.
+ * platform is this server's own (DATA_URL defaults to the server itself), called in process.
  */
 const BACKEND_KEY = 'contract-backend-key-0123456789';
 const SERVICE_KEY = 'contract-service-role-key-0123456789';

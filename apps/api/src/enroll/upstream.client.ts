@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { RuntimeConfig } from '../config/runtime-config';
@@ -15,7 +17,10 @@ export type UpstreamResult =
  */
 @Injectable()
 export class UpstreamClient {
-  constructor(private readonly config: RuntimeConfig) {}
+  constructor(
+    private readonly config: RuntimeConfig,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
 
   /** The data platform's base URL: DATA_URL, else this server. */
   get dataUrl(): string {
@@ -35,7 +40,44 @@ export class UpstreamClient {
    */
   call(url: string, init: { method: string; headers: Record<string, string>; body?: unknown }): Promise<UpstreamResult> {
     const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const own = this.ownPath(url);
+    if (own !== null) return this.inject(own, init.method, init.headers, body);
     return request(url, init.method, init.headers, body, Date.now() + this.config.enrollUpstreamTimeoutMs, MAX_REDIRECTS);
+  }
+
+  /** The path and query of `url` when it is this server (DATA_URL / RMM_API_URL unset, the default), else null. */
+  private ownPath(url: string): string | null {
+    const self = this.config.internalUrl;
+    if (!self || !url.startsWith(`${self}/`)) return null;
+    return url.slice(self.length);
+  }
+
+  /**
+   * A call to this same server, through its own routes and hooks in process (Fastify's `inject`: authentication,
+   * limits, validation, logging, as over HTTP) without a socket on either side: over loopback each of the
+   * function's four calls cost a connection's writes and an HTTP parse at both ends (docs/performance.md).
+   */
+  private inject(path: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<UpstreamResult> {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const sent: Record<string, string> = body === undefined ? { ...headers } : { 'content-type': 'application/json', ...headers };
+    return new Promise<UpstreamResult>((resolve) => {
+      const timer = setTimeout(() => resolve({ kind: 'timeout' }), this.config.enrollUpstreamTimeoutMs);
+      fastify
+        .inject({ method: method as 'GET', url: path, headers: sent, payload: body, remoteAddress: '127.0.0.1' })
+        .then(
+          (res) => {
+            let json: unknown = undefined;
+            try {
+              json = res.payload ? JSON.parse(res.payload) : undefined;
+            } catch {
+              /* not JSON: callers look at `text` */
+            }
+            resolve({ kind: 'answer', status: res.statusCode, text: res.payload, json });
+          },
+          (err: Error) => resolve({ kind: 'unreachable', reason: err.message }),
+        )
+        .finally(() => clearTimeout(timer));
+    });
   }
 
   private self(): string {
