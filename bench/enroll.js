@@ -37,7 +37,10 @@ async function runEnrollBench({ server, seconds = 10, connections = 20, log = co
   const check = await request('POST', url, { headers, body });
   if (check.status !== 200) throw new Error(`enroll-rmm answered ${check.status}: ${JSON.stringify(check.body)}`);
   log(`enrollment: autocannon ${connections} connections for ${seconds} s…`);
-  await autocannon({ url, method: 'POST', headers, body, connections, duration: 2 }); // warm-up
+  // Warm-up, 10 s: the server was just restarted (the storm phase), and the function's path (five routes, their
+  // SQL) runs slower until the JIT has seen it: on a restarted server the first 20 s ran at 165–197 req/s, the
+  // next 20 s at 206–253 (2026-11-26, docs/performance.md); a 2 s warm-up measured the JIT.
+  await autocannon({ url, method: 'POST', headers, body, connections, duration: 10 });
   const r = await autocannon({ url, method: 'POST', headers, body, connections, duration: seconds });
   const out = {
     seconds,
