@@ -123,7 +123,12 @@ function request(url: string, method: string, headers: Record<string, string>, b
       const location = res.headers.location;
       if ([301, 302, 303, 307, 308].includes(status) && location && redirects > 0) {
         res.resume();
-        const next = new URL(location, target).toString();
+        let next: string;
+        try {
+          next = new URL(location, target).toString();
+        } catch {
+          return finish({ kind: 'unreachable', reason: 'a redirect to a location that is not a URL' });
+        }
         const asGet = status === 303 || ((status === 301 || status === 302) && method === 'POST');
         return finish(request(next, asGet ? 'GET' : method, headers, asGet ? undefined : body, deadline, redirects - 1));
       }
