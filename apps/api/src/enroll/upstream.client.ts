@@ -65,15 +65,7 @@ export class UpstreamClient {
       fastify
         .inject({ method: method as 'GET', url: path, headers: sent, payload: body, remoteAddress: '127.0.0.1' })
         .then(
-          (res) => {
-            let json: unknown = undefined;
-            try {
-              json = res.payload ? JSON.parse(res.payload) : undefined;
-            } catch {
-              /* not JSON: callers look at `text` */
-            }
-            resolve({ kind: 'answer', status: res.statusCode, text: res.payload, json });
-          },
+          (res) => resolve(answer(res.statusCode, res.payload)),
           (err: Error) => resolve({ kind: 'unreachable', reason: err.message }),
         )
         .finally(() => clearTimeout(timer));
@@ -84,6 +76,17 @@ export class UpstreamClient {
     if (!this.config.internalUrl) throw new Error('the server is not listening yet');
     return this.config.internalUrl;
   }
+}
+
+/** An answer: its status, its text, and its JSON when it is JSON (callers look at `text` otherwise). */
+function answer(status: number, text: string): UpstreamResult {
+  let json: unknown = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON */
+  }
+  return { kind: 'answer', status, text, json };
 }
 
 const MAX_REDIRECTS = 5;
@@ -142,16 +145,7 @@ function request(url: string, method: string, headers: Record<string, string>, b
         }
         chunks.push(chunk);
       });
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown = undefined;
-        try {
-          json = text ? JSON.parse(text) : undefined;
-        } catch {
-          /* not JSON: callers look at `text` */
-        }
-        finish({ kind: 'answer', status, text, json });
-      });
+      res.on('end', () => finish(answer(status, Buffer.concat(chunks).toString('utf8'))));
       res.on('error', (err: NodeJS.ErrnoException) => finish({ kind: 'unreachable', reason: err.code ?? err.message }));
     });
     req.on('error', (err: NodeJS.ErrnoException) => finish({ kind: 'unreachable', reason: err.code ?? err.message }));
