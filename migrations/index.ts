@@ -9,6 +9,7 @@ import { EnrollmentProof1763900418300 } from './1763900418300-enrollment-proof';
 import { RunErrors1764000500000 } from './1764000500000-run-errors';
 import { ConnectionEpoch1764100000000 } from './1764100000000-connection-epoch';
 import { AgentOsHostname1764200000000 } from './1764200000000-agent-os-hostname';
+import { Operators1764300000000 } from './1764300000000-operators';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -22,4 +23,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   RunErrors1764000500000,
   ConnectionEpoch1764100000000,
   AgentOsHostname1764200000000,
+  Operators1764300000000,
 ];

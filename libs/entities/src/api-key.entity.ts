@@ -24,6 +24,10 @@ export class ApiKeyEntity {
   @Column({ type: 'text', array: true })
   scopes: ApiKeyScope[];
 
+  /** The clients this key may see and act in; null = every client (docs/console.md, "Client-limited access"). */
+  @Column({ type: 'integer', array: true, nullable: true })
+  clients: number[] | null;
+
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
   expiresAt: Date | null;
 

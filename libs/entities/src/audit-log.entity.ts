@@ -5,7 +5,7 @@ import { sqlList } from './enums';
  * Who acted: a management API key, the data platform's service role, a signed-in data-platform user, an
  * operator at the CLI, or nobody known (a request refused before any credential could be tied to it).
  */
-export const AUDIT_ACTOR_KINDS = ['api_key', 'service_role', 'user', 'cli', 'anonymous'] as const;
+export const AUDIT_ACTOR_KINDS = ['api_key', 'service_role', 'user', 'cli', 'anonymous', 'operator'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
 /**

@@ -49,6 +49,9 @@ export const API_KEY_SCOPES = [
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
+export const OPERATOR_ROLES = ['admin', 'technician', 'viewer'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
 /** SQL list literal for a CHECK constraint: `'a', 'b'`. Values are our own constants, never input. */
 export function sqlList(values: readonly string[]): string {
   return values.map((v) => `'${v}'`).join(', ');

@@ -9,6 +9,8 @@ import { ClientEntity } from './client.entity';
 import { DeploymentDownloadEntity } from './deployment-download.entity';
 import { DeploymentEntity } from './deployment.entity';
 import { EnrollmentLogEntity } from './enrollment-log.entity';
+import { OperatorEntity } from './operator.entity';
+import { OperatorSessionEntity } from './operator-session.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { ScriptRunEntity } from './script-run.entity';
 import { ScriptEntity } from './script.entity';
@@ -32,6 +34,8 @@ export {
   DeploymentDownloadEntity,
   DeploymentEntity,
   EnrollmentLogEntity,
+  OperatorEntity,
+  OperatorSessionEntity,
   RefreshTokenEntity,
   ScriptEntity,
   ScriptRunEntity,
@@ -72,4 +76,6 @@ export const ALL_ENTITIES = [
   ScriptRunEntity,
   CheckResultEntity,
   TaskRunEntity,
+  OperatorEntity,
+  OperatorSessionEntity,
 ];

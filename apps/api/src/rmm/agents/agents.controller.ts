@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
-import { KeyedRequest } from '../common/api-key.guard';
+import { AuthedRequest } from '../common/principal';
 import { ScriptRunAcceptedDto, ScriptRunDto, ScriptRunFilterDto, ScriptRunResultDto, toScriptRunDto } from '../script-runs/script-runs.dto';
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../common/id.pipe';
@@ -71,10 +71,10 @@ export class AgentsController {
   async runScript(
     @Param('agentId', ParseIdPipe) id: number,
     @Body() body: RunScriptDto,
-    @Req() req: KeyedRequest,
+    @Req() req: AuthedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ScriptRunResultDto | ScriptRunAcceptedDto> {
-    const outcome = await this.agents.runScript(id, body, req.apiKey);
+    const outcome = await this.agents.runScript(id, body, req.principal);
     if (outcome.accepted) void reply.code(202);
     return outcome.body;
   }

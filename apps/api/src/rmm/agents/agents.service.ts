@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AgentEntity, ApiKeyEntity, ScriptRunEntity } from '@app/entities';
+import { AgentEntity, ScriptRunEntity } from '@app/entities';
+import { Principal } from '../common/principal';
 import { fieldInvalid, notFound } from '../../common/errors/domain-error';
 import { Page } from '../common/pagination.dto';
 import { ScriptsService } from '../scripts/scripts.service';
@@ -75,7 +76,7 @@ export class AgentsService {
    * Checked in this order: the body (by the pipe), the agent (404), the script (400, a body field), then the
    * agent's channel (409 at once when not connected); then the run is stored and sent (ScriptRunsService).
    */
-  async runScript(agentId: number, body: RunScriptDto, key: ApiKeyEntity | undefined): Promise<{ accepted: true; body: ScriptRunAcceptedDto } | { accepted: false; body: ScriptRunResultDto }> {
+  async runScript(agentId: number, body: RunScriptDto, key: Principal | undefined): Promise<{ accepted: true; body: ScriptRunAcceptedDto } | { accepted: false; body: ScriptRunResultDto }> {
     if (!(await this.repo.exists(agentId))) throw notFound();
     if (!(await this.scripts.exists(body.script))) throw fieldInvalid('script', `no script ${body.script}`);
     const script = await this.scripts.get(body.script);

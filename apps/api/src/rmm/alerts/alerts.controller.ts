@@ -1,7 +1,7 @@
 import { Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { KeyedRequest } from '../common/api-key.guard';
+import { AuthedRequest } from '../common/principal';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, pageOf } from '../common/pagination.dto';
@@ -40,8 +40,8 @@ export class AlertsController {
   @RequireScope('alerts:write')
   @ApiOperation({ summary: 'Mark an alert seen, not resolved (records the key name and time; the first acknowledgement stays). Scope: alerts:write' })
   @ApiOkResponse({ type: AlertDto })
-  async acknowledge(@Param('id', ParseIdPipe) id: number, @Req() req: KeyedRequest): Promise<AlertDto> {
-    return toAlertDto(await this.alerts.acknowledge(id, req.apiKey!.name));
+  async acknowledge(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<AlertDto> {
+    return toAlertDto(await this.alerts.acknowledge(id, req.principal!.name));
   }
 
   @Post(':id/resolve')
@@ -49,7 +49,7 @@ export class AlertsController {
   @RequireScope('alerts:write')
   @ApiOperation({ summary: 'Resolve an alert: it leaves the active list. Scope: alerts:write' })
   @ApiOkResponse({ type: AlertDto })
-  async resolve(@Param('id', ParseIdPipe) id: number, @Req() req: KeyedRequest): Promise<AlertDto> {
-    return toAlertDto(await this.alerts.resolve(id, req.apiKey!.name));
+  async resolve(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<AlertDto> {
+    return toAlertDto(await this.alerts.resolve(id, req.principal!.name));
   }
 }

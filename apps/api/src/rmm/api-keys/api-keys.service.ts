@@ -20,10 +20,10 @@ export interface NewApiKey {
 /** As the column and the API's DTO allow. */
 export const MAX_KEY_NAME_LENGTH = 200;
 
-export const hasScope = (key: ApiKeyEntity, scope: ApiKeyScope): boolean => key.scopes.includes('admin') || key.scopes.includes(scope);
+export const hasScope = (key: { readonly scopes: readonly ApiKeyScope[] }, scope: ApiKeyScope): boolean => key.scopes.includes('admin') || key.scopes.includes(scope);
 
 /** 403 {detail: 'permission denied'} unless the key has `scope` (admin has every scope). */
-export function requireScope(key: ApiKeyEntity, scope: ApiKeyScope): void {
+export function requireScope(key: { readonly scopes: readonly ApiKeyScope[] }, scope: ApiKeyScope): void {
   if (!hasScope(key, scope)) throw permissionDenied();
 }
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../common/clock';
 import { PlatformCallers } from '../../platform/platform-caller';
 import { hashApiKey } from '../api-keys/api-key-secret';
-import type { KeyedRequest } from '../common/api-key.guard';
+import type { AuthedRequest } from '../common/principal';
 import { auditedSurface, isAuditedMethod, requestedPath, routeAction } from './audit-entry';
 import { AuditService, PendingAuditEntry } from './audit.service';
 
@@ -53,7 +53,7 @@ export class AuditHttpRecorder implements OnModuleInit {
     const surface = auditedSurface(pattern);
     if (!surface) return;
     const at = this.clock.now();
-    const actor = surface === 'rmm' ? this.keyActor(request as KeyedRequest) : await this.platformActor(request);
+    const actor = surface === 'rmm' ? this.keyActor(request as AuthedRequest) : await this.platformActor(request);
     this.audit.enqueue({
       at,
       ...actor,
@@ -68,8 +68,9 @@ export class AuditHttpRecorder implements OnModuleInit {
   }
 
   /** The key the guard verified; for a refused key, only its hash, resolved when the row is written. */
-  private keyActor(request: KeyedRequest): Actor {
-    if (request.apiKey) return { actorKind: 'api_key', actorId: String(request.apiKey.id), actorName: request.apiKey.name };
+  private keyActor(request: AuthedRequest): Actor {
+    const p = request.principal;
+    if (p) return { actorKind: p.kind, actorId: String(p.id), actorName: p.name };
     const header = request.headers['x-api-key'];
     const secret = Array.isArray(header) ? header[0] : header;
     return secret ? { ...ANONYMOUS, keyHash: hashApiKey(secret) } : ANONYMOUS;

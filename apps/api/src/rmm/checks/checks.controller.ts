@@ -2,7 +2,7 @@ import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res }
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { hasScope } from '../api-keys/api-keys.service';
-import { KeyedRequest } from '../common/api-key.guard';
+import { AuthedRequest } from '../common/principal';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
@@ -56,8 +56,8 @@ export class ChecksController {
   @ApiOperation({ summary: `Create a check on an agent, with the settings of its type. Scope: checks:write, and scripts:run ${SCRIPT_CHECK}` })
   @ApiCreatedResponse({ type: CheckDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (e.g. settings.threshold_percent), unknown agent or script' })
-  async create(@Body() body: CreateCheckDto, @Req() req: KeyedRequest): Promise<CheckDto> {
-    return toCheckDto(await this.checks.create(body, hasScope(req.apiKey!, 'scripts:run')));
+  async create(@Body() body: CreateCheckDto, @Req() req: AuthedRequest): Promise<CheckDto> {
+    return toCheckDto(await this.checks.create(body, hasScope(req.principal!, 'scripts:run')));
   }
 
   @Put(':id')
@@ -67,8 +67,8 @@ export class ChecksController {
     summary: `Change a check's name, settings, failure threshold, run_interval or severity; the agent runs it again at once. Scope: checks:write, and scripts:run ${SCRIPT_CHECK}`,
   })
   @ApiOkResponse({ type: CheckDto })
-  async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto, @Req() req: KeyedRequest): Promise<CheckDto> {
-    return toCheckDto(await this.checks.update(id, body, hasScope(req.apiKey!, 'scripts:run')));
+  async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto, @Req() req: AuthedRequest): Promise<CheckDto> {
+    return toCheckDto(await this.checks.update(id, body, hasScope(req.principal!, 'scripts:run')));
   }
 
   @Patch(':id')
@@ -76,8 +76,8 @@ export class ChecksController {
   @AlsoRequireScope('scripts:run', SCRIPT_CHECK)
   @ApiOperation({ summary: `Change a check (same as PUT). Scope: checks:write, and scripts:run ${SCRIPT_CHECK}` })
   @ApiOkResponse({ type: CheckDto })
-  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto, @Req() req: KeyedRequest): Promise<CheckDto> {
-    return toCheckDto(await this.checks.update(id, body, hasScope(req.apiKey!, 'scripts:run')));
+  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto, @Req() req: AuthedRequest): Promise<CheckDto> {
+    return toCheckDto(await this.checks.update(id, body, hasScope(req.principal!, 'scripts:run')));
   }
 
   @Delete(':id')

@@ -3,6 +3,7 @@ import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import { RedisConnections } from '../../common/redis/redis.module';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { OperatorsModule } from '../operators/operators.module';
 import { ApiKeyGuard } from './api-key.guard';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from './redis-throttler.storage';
 import { bucketKey, keyTracker, limitByKey, RmmThrottlerGuard } from './rmm-throttler.guard';
@@ -25,6 +26,7 @@ const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetada
 @Module({
   imports: [
     ApiKeysModule,
+    OperatorsModule,
     ThrottlerModule.forRootAsync({
       inject: [RuntimeConfig, RMM_THROTTLER_STORAGE],
       useFactory: (config: RuntimeConfig, storage: ThrottlerStorage) => {
@@ -48,7 +50,7 @@ const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetada
     }),
   ],
   providers: [ApiKeyGuard, RmmThrottlerGuard],
-  exports: [ApiKeysModule, ApiKeyGuard, RmmThrottlerGuard],
+  exports: [ApiKeysModule, OperatorsModule, ApiKeyGuard, RmmThrottlerGuard],
 })
 export class RmmCoreModule {}
 

@@ -3,7 +3,7 @@ import { ThrottlerException, ThrottlerGuard, ThrottlerLimitDetail } from '@nestj
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { hashApiKey } from '../api-keys/api-key-secret';
-import type { KeyedRequest } from './api-key.guard';
+import type { AuthedRequest } from './principal';
 
 /** Requests are counted per API key (a hash of it, never the key), not per address. */
 export function keyTracker(req: Record<string, any>): string {
@@ -20,8 +20,8 @@ export const bucketKey = (_ctx: ExecutionContext, tracker: string, throttlerName
  * the key whose secret is RMM_API_KEY. Matched by its stored hash, not by its name, which any admin can reuse.
  */
 export function isFunctionKey(ctx: ExecutionContext, functionKeySecret: string): boolean {
-  const key = ctx.switchToHttp().getRequest<KeyedRequest>().apiKey;
-  return key !== undefined && functionKeySecret !== '' && functionKeyHash(functionKeySecret) === key.secretHash;
+  const caller = ctx.switchToHttp().getRequest<AuthedRequest>().principal;
+  return caller?.secretHash != null && functionKeySecret !== '' && functionKeyHash(functionKeySecret) === caller.secretHash;
 }
 
 // The function key's hash, computed once per secret (not twice per request, once per throttler).

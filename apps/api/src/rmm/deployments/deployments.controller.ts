@@ -1,7 +1,7 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { KeyedRequest } from '../common/api-key.guard';
+import { AuthedRequest } from '../common/principal';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
@@ -20,8 +20,8 @@ export class DeploymentsController {
   @ApiOperation({ summary: 'Create a deployment: an installer download link for a site (max_registrations 1 makes it one-time). Scope: deployments:write. Also limited to 20 per minute per key' })
   @ApiCreatedResponse({ type: DeploymentDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error: unknown client, site of another client, past expiry, unknown arch' })
-  async create(@Body() body: CreateDeploymentDto, @Req() req: KeyedRequest): Promise<DeploymentDto> {
-    return toDeploymentDto(await this.deployments.create(body, req.apiKey), this.deployments.publicUrl);
+  async create(@Body() body: CreateDeploymentDto, @Req() req: AuthedRequest): Promise<DeploymentDto> {
+    return toDeploymentDto(await this.deployments.create(body, req.principal), this.deployments.publicUrl);
   }
 
   @Get()

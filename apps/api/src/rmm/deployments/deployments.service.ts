@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyEntity, DeploymentEntity } from '@app/entities';
+import { DeploymentEntity } from '@app/entities';
+import { Principal } from '../common/principal';
 import { Clock } from '../../common/clock';
 import { CommonErrorCode, DomainError, invalid, notFound } from '../../common/errors/domain-error';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
@@ -43,7 +44,7 @@ export class DeploymentsService {
     return this.config.downloadIdleTimeoutMs;
   }
 
-  async create(body: CreateDeploymentDto, key: ApiKeyEntity | undefined): Promise<DeploymentEntity> {
+  async create(body: CreateDeploymentDto, key: Principal | undefined): Promise<DeploymentEntity> {
     const now = this.clock.now().getTime();
     const expiresAt = body.expires ? new Date(body.expires) : new Date(now + DAY_MS);
     if (expiresAt.getTime() <= now) throw invalid('validation error', [{ field: 'expires', message: 'must be in the future' }]);
@@ -57,7 +58,7 @@ export class DeploymentsService {
       arch: body.arch ?? 'amd64',
       installFlags: body.install_flags ?? null,
       expiresAt,
-      createdByKeyId: key?.id ?? null,
+      createdByKeyId: key?.kind === 'api_key' ? key.id : null,
       maxRegistrations: body.max_registrations ?? null,
     });
   }

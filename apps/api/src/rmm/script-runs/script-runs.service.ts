@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { ApiKeyEntity, ScriptEntity, ScriptOutputMode, ScriptRunEntity } from '@app/entities';
+import { ScriptEntity, ScriptOutputMode, ScriptRunEntity } from '@app/entities';
+import { Principal } from '../common/principal';
 import { Clock } from '../../common/clock';
 import { DomainError, notFound } from '../../common/errors/domain-error';
 import { pgText } from '../../common/values';
@@ -59,13 +60,13 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
     agentId: number,
     script: ScriptEntity,
     ask: { output: ScriptOutputMode; args?: string[]; timeout?: number },
-    key: ApiKeyEntity | undefined,
+    key: Principal | undefined,
   ): Promise<{ accepted: true; body: ScriptRunAcceptedDto } | { accepted: false; body: ScriptRunResultDto }> {
     if (!(await this.channel.isOnline(agentId))) throw new DomainError(AgentsErrorCode.NotConnected, 'agent is not connected');
     const timeoutSeconds = ask.timeout ?? script.defaultTimeout ?? 90;
     const args = ask.args ?? script.defaultArgs;
     const run = await this.repo.insert(
-      { agentId, scriptId: script.id, scriptName: script.name, shell: script.shell, args, output: ask.output, timeoutSeconds, requestedByKeyId: key?.id ?? null },
+      { agentId, scriptId: script.id, scriptName: script.name, shell: script.shell, args, output: ask.output, timeoutSeconds, requestedByKeyId: key?.kind === 'api_key' ? key.id : null },
       this.clock.now(),
     );
     const pending = this.channel.request(agentId, 'script.run', { runId: run.id, shell: script.shell, body: script.body, args, timeoutSeconds }, (timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000);

@@ -2,7 +2,7 @@ import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res }
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { hasScope } from '../api-keys/api-keys.service';
-import { KeyedRequest } from '../common/api-key.guard';
+import { AuthedRequest } from '../common/principal';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
@@ -51,8 +51,8 @@ export class ScriptsController {
   @AlsoRequireScope('scripts:run', CODE_OF_USED_SCRIPT)
   @ApiOperation({ summary: `Change a script (the fields given). Scope: scripts:write, and scripts:run ${CODE_OF_USED_SCRIPT}` })
   @ApiOkResponse({ type: ScriptDetailDto })
-  async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateScriptDto, @Req() req: KeyedRequest): Promise<ScriptDetailDto> {
-    return toScriptDetailDto(await this.scripts.update(id, body, hasScope(req.apiKey!, 'scripts:run')));
+  async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateScriptDto, @Req() req: AuthedRequest): Promise<ScriptDetailDto> {
+    return toScriptDetailDto(await this.scripts.update(id, body, hasScope(req.principal!, 'scripts:run')));
   }
 
   @Patch(':id')
@@ -60,8 +60,8 @@ export class ScriptsController {
   @AlsoRequireScope('scripts:run', CODE_OF_USED_SCRIPT)
   @ApiOperation({ summary: `Change a script (same as PUT). Scope: scripts:write, and scripts:run ${CODE_OF_USED_SCRIPT}` })
   @ApiOkResponse({ type: ScriptDetailDto })
-  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateScriptDto, @Req() req: KeyedRequest): Promise<ScriptDetailDto> {
-    return toScriptDetailDto(await this.scripts.update(id, body, hasScope(req.apiKey!, 'scripts:run')));
+  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateScriptDto, @Req() req: AuthedRequest): Promise<ScriptDetailDto> {
+    return toScriptDetailDto(await this.scripts.update(id, body, hasScope(req.principal!, 'scripts:run')));
   }
 
   @Delete(':id')
