@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 // app module, error-surface list, OpenAPI document); config/ also reads no repository (the settings module
 // provides SecretStore); enroll/ reaches the data platform over HTTP, as the spec's function does, never by import.
 const restrict = (message, ...names) => ({ regex: `^(\\.\\./)+(${names.join('|')})(/|$)`, message });
-const FEATURES = ['rmm', 'platform', 'enroll', 'health', 'cli'];
+const FEATURES = ['rmm', 'platform', 'enroll', 'health', 'cli', 'console'];
 const ASSEMBLY = ['openapi', 'server', 'main', 'app\\.module', 'error-surfaces'];
 const layers = (files, ...patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 

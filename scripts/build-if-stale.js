@@ -11,8 +11,8 @@ const { acquire } = require('./build-lock');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
-// apps/agent is not part of the server: scripts/build-agent.js bundles it.
-const skip = new Set([path.join(root, 'apps', 'agent')]);
+// apps/agent and apps/console are not part of the server: scripts/build-agent.js and build-console.js build them.
+const skip = new Set([path.join(root, 'apps', 'agent'), path.join(root, 'apps', 'console')]);
 const inputs = ['apps', 'libs', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'];
 
 

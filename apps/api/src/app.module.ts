@@ -7,6 +7,7 @@ import { RedisModule } from './common/redis/redis.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './database/data-source';
+import { ConsoleModule } from './console/console.module';
 import { EnrollModule } from './enroll/enroll.module';
 import { HealthModule } from './health/health.module';
 import { PlatformModule } from './platform/platform.module';
@@ -41,7 +42,7 @@ export class AppModule {
     return {
       module: AppModule,
       // StopAcceptingModule: at shutdown the listening socket closes first (common/http/stop-accepting.ts).
-      imports: [...coreImports(config, databaseUrl, clock), StopAcceptingModule, HealthModule, PlatformModule, EnrollModule],
+      imports: [...coreImports(config, databaseUrl, clock), StopAcceptingModule, HealthModule, PlatformModule, EnrollModule, ConsoleModule],
     };
   }
 }

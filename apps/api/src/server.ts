@@ -22,6 +22,7 @@ import { pathStartsWith } from './common/errors/error-surfaces';
 import { renderError, sendError } from './common/errors/global-exception.filter';
 import { registerCors, rmmCors } from './common/http/cors';
 import { GatewayWsAdapter } from './common/ws/gateway-ws-adapter';
+import { CONSOLE_CSP, isConsolePath } from './console/console-http';
 import { functionCors, isFunctionPath, registerFunctionMethodCheck } from './enroll/enroll-http';
 import { platformCors, registerGoTrueVersionHeader } from './platform/platform-http';
 import { ERROR_SURFACES } from './error-surfaces';
@@ -197,6 +198,7 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
   registerSecurityHeaders(fastify, {
     exempt: isFunctionPath,
     noStore: pathStartsWith('/auth/v1', '/api/v3/keys', '/deploy'),
+    csp: (url) => (isConsolePath(url) ? CONSOLE_CSP : undefined),
   });
   registerCors(app, [...CORS_POLICIES, rmmCors(config.rmmCorsOrigins)]);
   registerFunctionMethodCheck(app);

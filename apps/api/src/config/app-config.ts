@@ -25,6 +25,8 @@ export interface AppConfig {
   trustProxy: string[] | number | false;
   /** Base of the URLs the server hands out (download URLs); defaults to http://localhost:$PORT. */
   publicUrl: string;
+  /** The operator console's built files (index.html, assets/); not an environment variable: tests point it elsewhere. Default: dist/console. */
+  consoleDir?: string;
   /** Native installers an operator provides (`<platform>-<arch>.<ext>`), served instead of the install scripts. */
   installersDir?: string;
   /** A native installer's download whose client reads nothing for this long is cut off. */

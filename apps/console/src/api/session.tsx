@@ -1,0 +1,99 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, get } from './http';
+import type { Operator, Role, Scope } from './types';
+
+/** Scopes by role, as the server maps them: used only when /auth/me does not list the scopes itself. */
+const ROLE_SCOPES: Record<Role, Scope[]> = {
+  admin: ['admin'],
+  technician: [
+    'agents:read',
+    'agents:write',
+    'deployments:read',
+    'deployments:write',
+    'clients:read',
+    'clients:write',
+    'scripts:read',
+    'scripts:write',
+    'scripts:run',
+    'checks:read',
+    'checks:write',
+    'tasks:read',
+    'tasks:write',
+    'alerts:read',
+    'alerts:write',
+  ],
+  viewer: ['agents:read', 'deployments:read', 'clients:read', 'scripts:read', 'checks:read', 'tasks:read', 'alerts:read'],
+};
+
+interface MeAnswer {
+  operator: Omit<Operator, 'scopes'> & { scopes?: Scope[] };
+}
+
+/** The signed-in operator, or null (401: not signed in). */
+async function fetchMe(): Promise<Operator | null> {
+  try {
+    const { operator } = await get<MeAnswer>('/auth/me');
+    return { ...operator, scopes: operator.scopes ?? ROLE_SCOPES[operator.role] ?? [] };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+export const ME_KEY = ['auth', 'me'] as const;
+
+export function useMe() {
+  return useQuery({ queryKey: ME_KEY, queryFn: fetchMe, staleTime: 60_000, retry: 1 });
+}
+
+export interface Session {
+  operator: Operator;
+  /** What the operator may do: the scope, or admin (every scope). */
+  can: (scope: Scope) => boolean;
+  isAdmin: boolean;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function SessionProvider({ operator, children }: { operator: Operator; children: ReactNode }) {
+  const isAdmin = operator.scopes.includes('admin');
+  const value: Session = { operator, isAdmin, can: (scope) => isAdmin || operator.scopes.includes(scope) };
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside a signed-in page');
+  return s;
+}
+
+export interface SignInResult {
+  ok: boolean;
+  totpRequired?: boolean;
+  error?: string;
+}
+
+export async function signIn(email: string, password: string, totp?: string): Promise<SignInResult> {
+  try {
+    await api('POST', '/auth/login', { email, password, ...(totp ? { totp } : {}) });
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof ApiError) {
+      const body = err.body as { totp_required?: boolean } | undefined;
+      if (err.status === 401) return { ok: false, totpRequired: body?.totp_required === true, error: err.detail };
+      if (err.status === 429) return { ok: false, error: 'Too many sign-in attempts: wait a few minutes and try again' };
+      return { ok: false, error: err.detail };
+    }
+    return { ok: false, error: 'The server cannot be reached' };
+  }
+}
+
+export function useSignOut(): () => Promise<void> {
+  const qc = useQueryClient();
+  return async () => {
+    await api('POST', '/auth/logout').catch(() => undefined);
+    qc.clear();
+    qc.setQueryData(ME_KEY, null);
+  };
+}

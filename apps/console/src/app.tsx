@@ -1,0 +1,85 @@
+import { lazy, Suspense } from 'react';
+import { Redirect, Route, Router, Switch } from 'wouter';
+import { SessionProvider, useMe, useSession } from './api/session';
+import { errorText } from './api/http';
+import { FleetProvider } from './fleet/fleet-context';
+import { Layout } from './components/layout';
+import { SignInPage } from './pages/sign-in';
+import { AgentsPage } from './pages/agents';
+import { AgentPage } from './pages/agent';
+import { AlertsPage } from './pages/alerts';
+import { DeploymentsPage } from './pages/deployments';
+import { ScriptsPage } from './pages/scripts';
+import { ClientsPage } from './pages/clients';
+
+// Pages only some operators open are separate chunks; the script editor's page loads CodeMirror on its own.
+const ScriptPage = lazy(() => import('./pages/script'));
+const ApiKeysPage = lazy(() => import('./pages/api-keys'));
+const OperatorsPage = lazy(() => import('./pages/operators'));
+const AuditPage = lazy(() => import('./pages/audit'));
+
+export function App() {
+  const me = useMe();
+  if (me.isPending) {
+    return (
+      <main className="container centered" aria-busy="true">
+        Loading…
+      </main>
+    );
+  }
+  if (me.isError) {
+    return (
+      <main className="container centered">
+        <p role="alert">{errorText(me.error)}</p>
+        <button onClick={() => void me.refetch()}>Try again</button>
+      </main>
+    );
+  }
+  if (!me.data) return <SignInPage />;
+  return (
+    <SessionProvider operator={me.data}>
+      <FleetProvider operatorId={me.data.id}>
+        <Router base="/app">
+          <Layout>
+            <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+              <Routes />
+            </Suspense>
+          </Layout>
+        </Router>
+      </FleetProvider>
+    </SessionProvider>
+  );
+}
+
+function Routes() {
+  const { isAdmin } = useSession();
+  return (
+    <Switch>
+      <Route path="/">
+        <Redirect to="/agents" replace />
+      </Route>
+      <Route path="/agents" component={AgentsPage} />
+      <Route path="/agents/:id">{(p) => <AgentPage id={p.id} />}</Route>
+      <Route path="/alerts" component={AlertsPage} />
+      <Route path="/deployments" component={DeploymentsPage} />
+      <Route path="/scripts" component={ScriptsPage} />
+      <Route path="/scripts/:id">{(p) => <ScriptPage id={p.id} />}</Route>
+      <Route path="/clients" component={ClientsPage} />
+      {isAdmin && <Route path="/api-keys" component={ApiKeysPage} />}
+      {isAdmin && <Route path="/operators" component={OperatorsPage} />}
+      {isAdmin && <Route path="/audit" component={AuditPage} />}
+      <Route>
+        <NotFound />
+      </Route>
+    </Switch>
+  );
+}
+
+function NotFound() {
+  return (
+    <>
+      <h1>Not found</h1>
+      <p>There is no such page in the console, or it is not open to your role.</p>
+    </>
+  );
+}

@@ -1,0 +1,208 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, errorText } from '../api/http';
+import { useClients } from '../api/queries';
+import { useSession } from '../api/session';
+import type { Client, Site } from '../api/types';
+import { ErrorNote, Loading, Section } from '../components/bits';
+
+/** Clients and their sites. Creating and deleting a client is an admin's; renaming and sites need clients:write. */
+export function ClientsPage() {
+  const { can, isAdmin } = useSession();
+  const clients = useClients();
+  return (
+    <>
+      <div className="page-head">
+        <h1>Clients and sites</h1>
+      </div>
+      {isAdmin && <CreateClient />}
+      {clients.isPending ? (
+        <Loading what="clients" />
+      ) : clients.isError ? (
+        <ErrorNote error={clients.error} />
+      ) : clients.data.length === 0 ? (
+        <p className="muted">No clients.</p>
+      ) : (
+        clients.data.map((c) => <ClientCard key={c.id} client={c} writable={can('clients:write')} deletable={isAdmin} />)
+      )}
+    </>
+  );
+}
+
+function useInvalidateClients() {
+  const qc = useQueryClient();
+  return () => void qc.invalidateQueries({ queryKey: ['clients'] });
+}
+
+function CreateClient() {
+  const done = useInvalidateClients();
+  const [name, setName] = useState('');
+  const [site, setSite] = useState('');
+  const create = useMutation({
+    mutationFn: () => api('POST', '/clients/', { name: name.trim(), ...(site.trim() ? { site_name: site.trim() } : {}) }),
+    onSuccess: () => {
+      setName('');
+      setSite('');
+      done();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <Section id="new-client" title="New client">
+      <form onSubmit={submit} className="form-grid">
+        <label>
+          Client name
+          <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label>
+          First site
+          <input maxLength={200} value={site} onChange={(e) => setSite(e.target.value)} />
+        </label>
+        <div className="form-actions">
+          <button type="submit" aria-busy={create.isPending} disabled={create.isPending}>
+            Create client
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={create.error} />
+    </Section>
+  );
+}
+
+function ClientCard({ client: c, writable, deletable }: { client: Client; writable: boolean; deletable: boolean }) {
+  const done = useInvalidateClients();
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(c.name);
+  const [newSite, setNewSite] = useState('');
+  const rename = useMutation({ mutationFn: () => api('PATCH', `/clients/${c.id}/`, { name: name.trim() }), onSuccess: () => (setRenaming(false), done()) });
+  const remove = useMutation({ mutationFn: () => api('DELETE', `/clients/${c.id}/`), onSuccess: done });
+  const addSite = useMutation({ mutationFn: () => api('POST', `/clients/${c.id}/sites/`, { name: newSite.trim() }), onSuccess: () => (setNewSite(''), done()) });
+  const error = rename.error ?? remove.error ?? addSite.error;
+  return (
+    <section className="panel" aria-labelledby={`client-${c.id}`}>
+      <div className="section-head">
+        {renaming ? (
+          <form
+            className="inline"
+            onSubmit={(e) => {
+              e.preventDefault();
+              rename.mutate();
+            }}
+          >
+            <label>
+              <span className="visually-hidden">New name of {c.name}</span>
+              <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+            </label>
+            <button type="submit" className="small">
+              Save
+            </button>
+            <button type="button" className="small secondary outline" onClick={() => setRenaming(false)}>
+              Cancel
+            </button>
+          </form>
+        ) : (
+          <h2 id={`client-${c.id}`}>{c.name}</h2>
+        )}
+        <div className="actions">
+          {writable && !renaming && (
+            <button type="button" className="small secondary outline" onClick={() => setRenaming(true)}>
+              Rename<span className="visually-hidden"> {c.name}</span>
+            </button>
+          )}
+          {deletable && (
+            <button
+              type="button"
+              className="small contrast outline"
+              onClick={() => {
+                if (window.confirm(`Delete the client "${c.name}" and its sites?`)) remove.mutate();
+              }}
+            >
+              Delete<span className="visually-hidden"> {c.name}</span>
+            </button>
+          )}
+        </div>
+      </div>
+      {error && <p role="alert" className="error">{errorText(error)}</p>}
+      <ul className="sites">
+        {c.sites.map((s) => (
+          <SiteItem key={s.id} clientId={c.id} site={s} writable={writable} />
+        ))}
+        {c.sites.length === 0 && <li className="muted">No sites.</li>}
+      </ul>
+      {writable && (
+        <form
+          className="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            addSite.mutate();
+          }}
+        >
+          <label>
+            <span className="visually-hidden">New site of {c.name}</span>
+            <input required maxLength={200} placeholder="New site" value={newSite} onChange={(e) => setNewSite(e.target.value)} />
+          </label>
+          <button type="submit" className="small">
+            Add site
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function SiteItem({ clientId, site: s, writable }: { clientId: number; site: Site; writable: boolean }) {
+  const done = useInvalidateClients();
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(s.name);
+  const rename = useMutation({ mutationFn: () => api('PUT', `/clients/${clientId}/sites/${s.id}/`, { name: name.trim() }), onSuccess: () => (setRenaming(false), done()) });
+  const remove = useMutation({ mutationFn: () => api('DELETE', `/clients/${clientId}/sites/${s.id}/`), onSuccess: done });
+  const error = rename.error ?? remove.error;
+  return (
+    <li>
+      {renaming ? (
+        <form
+          className="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            rename.mutate();
+          }}
+        >
+          <label>
+            <span className="visually-hidden">New name of site {s.name}</span>
+            <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <button type="submit" className="small">
+            Save
+          </button>
+          <button type="button" className="small secondary outline" onClick={() => setRenaming(false)}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <>
+          <span>{s.name}</span>
+          {writable && (
+            <span className="actions">
+              <button type="button" className="small secondary outline" onClick={() => setRenaming(true)}>
+                Rename<span className="visually-hidden"> site {s.name}</span>
+              </button>
+              <button
+                type="button"
+                className="small contrast outline"
+                onClick={() => {
+                  if (window.confirm(`Delete the site "${s.name}"?`)) remove.mutate();
+                }}
+              >
+                Delete<span className="visually-hidden"> site {s.name}</span>
+              </button>
+            </span>
+          )}
+        </>
+      )}
+      {error && <span role="alert" className="error"> {errorText(error)}</span>}
+    </li>
+  );
+}

@@ -1,0 +1,167 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, get } from '../api/http';
+import { useClients } from '../api/queries';
+import { useSession } from '../api/session';
+import { ROLES, type OperatorAccount, type Role } from '../api/types';
+import { ErrorNote, Loading, Section } from '../components/bits';
+import { ClientPicker, clientNames } from '../components/client-picker';
+import { when } from '../components/format';
+
+/** Operator accounts (admin only): create, change role, disable or enable, set a password. */
+export default function OperatorsPage() {
+  const operators = useQuery({ queryKey: ['operators'], queryFn: () => get<OperatorAccount[]>('/operators/') });
+  const clients = useClients();
+  return (
+    <>
+      <div className="page-head">
+        <h1>Operators</h1>
+      </div>
+      <CreateOperator />
+      <Section id="operators" title="Accounts">
+        {operators.isPending ? (
+          <Loading what="operators" />
+        ) : operators.isError ? (
+          <ErrorNote error={operators.error} />
+        ) : (
+          <div className="table-scroll">
+            <table className="striped">
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Clients</th>
+                  <th scope="col">Two-factor</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {operators.data.map((o) => (
+                  <OperatorRow key={o.id} op={o} clientsText={clientNames(o.clients, clients.data)} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+    </>
+  );
+}
+
+function OperatorRow({ op: o, clientsText }: { op: OperatorAccount; clientsText: string }) {
+  const { operator: me } = useSession();
+  const qc = useQueryClient();
+  const [role, setRole] = useState<Role>(o.role);
+  const patch = useMutation({
+    mutationFn: (body: Record<string, unknown>) => api('PATCH', `/operators/${o.id}/`, body),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['operators'] }),
+  });
+  const self = o.id === me.id;
+  return (
+    <tr>
+      <td>
+        {o.email}
+        {o.disabled && <small className="muted"> (disabled)</small>}
+        {self && <small className="muted"> (you)</small>}
+        <ErrorNote error={patch.error} />
+      </td>
+      <td>
+        <label className="inline-select">
+          <span className="visually-hidden">Role of {o.email}</span>
+          <select value={role} disabled={self} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        {role !== o.role && (
+          <button type="button" className="small" onClick={() => patch.mutate({ role })}>
+            Save role
+          </button>
+        )}
+      </td>
+      <td>{clientsText}</td>
+      <td>{o.totp ? 'on' : 'off'}</td>
+      <td>{when(o.created_at)}</td>
+      <td className="actions">
+        {!self && (
+          <button type="button" className="small secondary outline" onClick={() => patch.mutate({ disabled: !o.disabled })}>
+            {o.disabled ? 'Enable' : 'Disable'}
+            <span className="visually-hidden"> {o.email}</span>
+          </button>
+        )}
+        <button
+          type="button"
+          className="small secondary outline"
+          onClick={() => {
+            const password = window.prompt(`New password for ${o.email} (at least 8 characters):`);
+            if (password) patch.mutate({ password });
+          }}
+        >
+          Set password<span className="visually-hidden"> of {o.email}</span>
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+function CreateOperator() {
+  const qc = useQueryClient();
+  const clients = useClients();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<Role>('technician');
+  const [limitTo, setLimitTo] = useState<number[]>([]);
+  const create = useMutation({
+    mutationFn: () => api('POST', '/operators/', { email: email.trim(), password, role, ...(limitTo.length ? { clients: limitTo } : {}) }),
+    onSuccess: () => {
+      setEmail('');
+      setPassword('');
+      setLimitTo([]);
+      void qc.invalidateQueries({ queryKey: ['operators'] });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <Section id="new-operator" title="New operator">
+      <form onSubmit={submit}>
+        <div className="form-grid">
+          <label>
+            Operator email
+            <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+          </label>
+          <label>
+            Initial password
+            <input type="password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+          </label>
+          <label>
+            Role
+            <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        {clients.data && <ClientPicker clients={clients.data} value={limitTo} onChange={setLimitTo} legend="Clients they may see" />}
+        <button type="submit" aria-busy={create.isPending} disabled={create.isPending}>
+          Create operator
+        </button>
+      </form>
+      <ErrorNote error={create.error} />
+      {create.isSuccess && (
+        <p role="status" className="ok">
+          Operator created.
+        </p>
+      )}
+    </Section>
+  );
+}
