@@ -1,6 +1,6 @@
-import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConsoleFiles } from './console-files';
 
 const NOT_BUILT = 'The operator console is not built on this server: run `npm run build` (or `npm start`, which builds it), then reload this page.\n';
@@ -23,15 +23,14 @@ export class ConsoleController {
   @Get('app/assets/:name')
   async asset(@Param('name') name: string, @Res() reply: FastifyReply): Promise<void> {
     const file = await this.files.asset(name);
-    if (!file) {
-      void reply.code(404).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-cache').send('Not found\n');
-      return;
-    }
+    if (!file) return notFound(reply);
     void reply.code(200).header('content-type', file.contentType).header('cache-control', 'public, max-age=31536000, immutable').send(file.body);
   }
 
   @Get(['app', 'app/*'])
-  async page(@Res() reply: FastifyReply): Promise<void> {
+  async page(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    // What the asset route did not take (a name longer than the router's parameter limit) is no page either.
+    if (req.url.startsWith('/app/assets/')) return notFound(reply);
     const index = await this.files.index();
     if (!index) {
       void reply.code(503).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-cache').header('retry-after', '30').send(NOT_BUILT);
@@ -39,4 +38,8 @@ export class ConsoleController {
     }
     void reply.code(200).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
   }
+}
+
+function notFound(reply: FastifyReply): void {
+  void reply.code(404).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-cache').send('Not found\n');
 }
