@@ -21,6 +21,7 @@ const path = require('node:path');
 const { ServerProcess, benchEnv, createDatabase, dropDatabase, freePort, round, runAgentBench } = require('./agents');
 const { runEnrollBench } = require('./enroll');
 const { runInstancesBench } = require('./instances');
+const { runConsoleBench, consoleMarkdown, updateConsoleDoc } = require('./console');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(__dirname, 'results');
@@ -130,6 +131,15 @@ async function main() {
     await dropDatabase(base, DB_NAME).catch(() => undefined);
   }
 
+  // The console (issue 21): its bundle, the agents page with 20,000 agents in headless Chromium, a status event to
+  // its display, axe-core per page; on a database and a server of its own.
+  try {
+    result.console = await runConsoleBench({ baseUrl: base, agents: 20_000, log });
+  } catch (err) {
+    result.console = { error: err.message };
+    log(`console bench failed: ${err.message}`);
+  }
+
   // Two instances over Redis (when REDIS_URL names one on this machine): the requested count split over two
   // server processes on one database, runscript across them. Not clamped: each process holds half.
   try {
@@ -168,6 +178,11 @@ async function main() {
   writeFileSync(path.join(RESULTS, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
   updateDoc(table);
   console.log(table);
+  if (result.console && !result.console.error) {
+    const consoleTable = consoleMarkdown(result.console);
+    updateConsoleDoc(consoleTable);
+    console.log(`\nThe console (issue 21):\n\n${consoleTable}`);
+  }
 }
 
 /** An embedded PostgreSQL for the run (the server's own helper, as `npm start` uses it), in a temporary folder. */
