@@ -31,6 +31,8 @@ export interface RmmEventMap {
   'task.run': { agentId: number; taskId: number; runId: number; status: string; retcode: number | null };
   /** A key stopped working: connections authenticated with it must close. */
   'apikey.revoked': { keyId: number };
+  /** An operator's console sessions ended (signed out, disabled, new password): their WebSockets must close (4401). */
+  'operator.sessions_ended': { operatorId: number; sessionIds: string[] };
 }
 export type RmmEventName = keyof RmmEventMap;
 export type RmmEventHandler<K extends RmmEventName> = (data: RmmEventMap[K]) => void;
