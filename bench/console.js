@@ -186,7 +186,8 @@ async function runConsoleBench({ baseUrl, agents = 20_000, log = () => undefined
         const at = p.replace('{agent}', liveId);
         await page.goto(`${server.url}/app/${at}`);
         await page.getByRole('heading', { level: 1 }).first().waitFor();
-        await page.waitForFunction(`document.querySelectorAll('[aria-busy="true"]').length === 0`, undefined, { timeout: 60_000 });
+        // (A function: the console's CSP refuses the eval Playwright would use for a string.)
+        await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0, undefined, { timeout: 60_000 });
         const r = await new AxeBuilder({ page }).analyze();
         const by = { critical: 0, serious: 0, moderate: 0, minor: 0 };
         for (const v of r.violations) by[v.impact] = (by[v.impact] ?? 0) + v.nodes.length;

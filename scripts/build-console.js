@@ -22,9 +22,12 @@ async function main() {
     if (built >= Math.max(...inputs.map((p) => newest(p)))) return;
   }
   const started = Date.now();
+  // Always the production build of React and the rest, whatever NODE_ENV the caller has (Jest sets 'test').
+  process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
   await build({
     configFile: path.join(root, 'apps', 'console', 'vite.config.mjs'),
+    mode: 'production',
     logLevel: 'warn',
   });
   fs.writeFileSync(stamp, new Date().toISOString());

@@ -51,6 +51,7 @@ export class FleetStore {
     this.stopSocket?.();
     this.stopSocket = undefined;
     if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
   }
 
   /** Reads the whole list, once (or again with `force`). */
