@@ -181,7 +181,7 @@ export class OperatorsService {
 
   async signOut(operatorId: number, sessionId: string): Promise<void> {
     await this.sessions.delete(sessionId);
-    this.events.emit('operator.sessions_ended', { operatorId, sessionIds: [sessionId] });
+    this.events.emit('operator.sessions.ended', { operatorId, sessionId });
   }
 
   /** Housekeeping: sessions past their end or idle limit (refused anyway) are deleted. */
@@ -194,8 +194,8 @@ export class OperatorsService {
   }
 
   private async endSessions(operatorId: number): Promise<void> {
-    const sessionIds = await this.sessions.deleteForOperator(operatorId);
-    this.events.emit('operator.sessions_ended', { operatorId, sessionIds });
+    await this.sessions.deleteForOperator(operatorId);
+    this.events.emit('operator.sessions.ended', { operatorId, sessionId: null });
   }
 
   /** A TOTP code (each time step once) or an unused recovery code (used up). */
