@@ -156,6 +156,7 @@ export class OperatorsService {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.config.sessionMaxHours * 3_600_000);
     await this.sessions.create(hashSessionToken(token), op.id, now, expiresAt);
+    await this.deleteStaleSessions(); // housekeeping at each sign-in: the table holds live sessions only
     this.logger.log(`operator ${op.id} signed in`);
     return { operator: op, token, expiresAt };
   }
@@ -184,7 +185,7 @@ export class OperatorsService {
     this.events.emit('operator.sessions.ended', { operatorId, sessionId });
   }
 
-  /** Housekeeping: sessions past their end or idle limit (refused anyway) are deleted. */
+  /** Sessions past their end or idle limit (refused anyway) are deleted. */
   deleteStaleSessions(): Promise<number> {
     return this.sessions.deleteStale(this.clock.now(), this.idleMs);
   }
