@@ -9,6 +9,7 @@ import { ApiKeysService, parseDuration } from '../rmm/api-keys/api-keys.service'
 import { cliOutcome, cliTarget } from '../rmm/audit/audit-entry';
 import { AuditService } from '../rmm/audit/audit.service';
 import { ClientsService } from '../rmm/clients/clients.service';
+import { EVERY_CLIENT } from '../rmm/common/client-scope';
 import { iso, parseId } from '../common/values';
 
 export interface CliIo {
@@ -127,7 +128,7 @@ export const COMMANDS: Record<string, Command> = {
       return async (ctx, io) => {
         const clients = ctx.get(ClientsService);
         if (!(await clients.exists(clientId))) throw notFound(`no client ${clientId}`);
-        const site = await clients.createSite(clientId, name);
+        const site = await clients.createSite(clientId, name, EVERY_CLIENT);
         io.out(String(site.id));
         io.err(`created site ${site.id} "${site.name}" under client ${site.clientId}`);
       };
@@ -232,7 +233,7 @@ async function checkTenant(
   }
   // --client alone: the enrollment takes the default site, which must be this client's.
   if ((await clients.findSite(defaults.siteId))?.clientId === clientId) return;
-  const [sites] = await clients.sitesOf(clientId, { offset: 0 });
+  const [sites] = await clients.sitesOf(clientId, { offset: 0 }, EVERY_CLIENT);
   if (sites.length === 0) throw invalid(`client ${clientId} has no site: give --site (create one first: site create --client ${clientId} --name N)`);
   throw invalid(`client ${clientId} needs a site: give --site (its sites: ${sites.map((s) => `${s.id} "${s.name}"`).join(', ')})`);
 }
