@@ -36,33 +36,35 @@ interface Command {
 
 export const COMMANDS: Record<string, Command> = {
   'apikey create': {
-    synopsis: 'apikey create --name N --scopes S[,S...] [--expires-in 30d]',
-    does: 'create a management API key (prints the secret once)',
+    synopsis: 'apikey create --name N --scopes S[,S...] [--clients ID[,ID...]] [--expires-in 30d]',
+    does: 'create a management API key (prints the secret once); --clients limits it to those clients',
     prepare: (args) => {
-      const { values } = parse(args, { name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' } });
+      const { values } = parse(args, { name: { type: 'string' }, scopes: { type: 'string' }, clients: { type: 'string' }, 'expires-in': { type: 'string' } });
       const name = required(values.name, '--name');
       const scopes = scopeList(required(values.scopes, '--scopes'));
+      const clients = values.clients === undefined ? null : idList(values.clients as string, '--clients');
       const expiresIn = values['expires-in'] === undefined ? undefined : duration(values['expires-in'] as string, '--expires-in');
       return async (ctx, io) => {
-        const { key, secret } = await ctx.get(ApiKeysService).create({ name, scopes, expiresIn });
+        const { key, secret } = await ctx.get(ApiKeysService).create({ name, scopes, clients, expiresIn });
         const expiry = key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : '';
+        const limit = key.clients ? `, clients ${key.clients.join(',')} only` : '';
         // At a terminal the secret is the next line; in a pipe it goes where stdout goes, not "below".
         const where = io.outIsTerminal ? 'the secret below is shown only this once:' : 'the secret is printed on standard output, shown only this once';
-        io.err(`created API key ${key.id} "${key.name}" (${key.scopes.join(',')})${expiry}; ${where}`);
+        io.err(`created API key ${key.id} "${key.name}" (${key.scopes.join(',')})${limit}${expiry}; ${where}`);
         io.out(secret);
       };
     },
   },
   'apikey list': {
     synopsis: 'apikey list',
-    does: 'list keys (never their secrets)',
+    does: 'list keys (never their secrets) with the clients each is limited to (all: none)',
     prepare: (args) => {
       parse(args, {});
       return async (ctx, io) => {
         const keys = await ctx.get(ApiKeysService).list();
-        io.out(['ID', 'NAME', 'PREFIX', 'SCOPES', 'EXPIRES', 'REVOKED', 'LAST USED'].join('\t'));
+        io.out(['ID', 'NAME', 'PREFIX', 'SCOPES', 'CLIENTS', 'EXPIRES', 'REVOKED', 'LAST USED'].join('\t'));
         for (const k of keys) {
-          io.out([k.id, k.name, `${k.prefix}…`, k.scopes.join(','), when(k.expiresAt), when(k.revokedAt), when(k.lastUsedAt)].join('\t'));
+          io.out([k.id, k.name, `${k.prefix}…`, k.scopes.join(','), k.clients?.join(',') ?? 'all', when(k.expiresAt), when(k.revokedAt), when(k.lastUsedAt)].join('\t'));
         }
       };
     },
@@ -290,6 +292,13 @@ function scopeList(value: string): string[] {
   const scopes = value.split(',').map((s) => s.trim());
   if (scopes.some((s) => s === '')) throw new UsageError(`--scopes has an empty entry in "${value}" (write S[,S...] without empty items)`);
   return scopes;
+}
+
+/** A comma-separated list of ids (`1,2`): each a positive whole number, no empty entry. */
+function idList(value: string, flag: string): number[] {
+  const items = value.split(',').map((s) => s.trim());
+  if (items.some((s) => s === '')) throw new UsageError(`${flag} has an empty entry in "${value}" (write ID[,ID...] without empty items)`);
+  return items.map((item) => id(item, flag));
 }
 
 function duration(value: string, flag: string): string {
