@@ -31,8 +31,11 @@ export interface RmmEventMap {
   'task.run': { agentId: number; taskId: number; runId: number; status: string; retcode: number | null };
   /** A key stopped working: connections authenticated with it must close. */
   'apikey.revoked': { keyId: number };
-  /** An operator's console sessions ended (signed out, disabled, new password): their WebSockets must close (4401). */
-  'operator.sessions_ended': { operatorId: number; sessionIds: string[] };
+  /**
+   * A console session ended (logout: `sessionId`), or every session of an operator (disabled, password changed:
+   * `sessionId` null): event WebSockets opened with it close (4401 'session ended'), on every instance.
+   */
+  'operator.sessions.ended': { operatorId: number; sessionId: string | null };
 }
 export type RmmEventName = keyof RmmEventMap;
 export type RmmEventHandler<K extends RmmEventName> = (data: RmmEventMap[K]) => void;

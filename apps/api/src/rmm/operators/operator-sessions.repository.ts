@@ -47,10 +47,9 @@ export class OperatorSessionsRepository {
     await this.tx.exec(`DELETE FROM operator_sessions WHERE id = $1`, [sessionId]);
   }
 
-  /** Ends every session of an operator (disabled, new password, new role or clients); their ids. */
-  async deleteForOperator(operatorId: number): Promise<string[]> {
-    const rows = await this.tx.rows<{ id: string }>(`DELETE FROM operator_sessions WHERE operator_id = $1 RETURNING id`, [operatorId]);
-    return rows.map((r) => r.id);
+  /** Ends every session of an operator (disabled, new password). */
+  async deleteForOperator(operatorId: number): Promise<void> {
+    await this.tx.exec(`DELETE FROM operator_sessions WHERE operator_id = $1`, [operatorId]);
   }
 
   /** Sessions past their end or idle limit (housekeeping; they are refused anyway). */

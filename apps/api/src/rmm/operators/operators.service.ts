@@ -156,6 +156,7 @@ export class OperatorsService {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.config.sessionMaxHours * 3_600_000);
     await this.sessions.create(hashSessionToken(token), op.id, now, expiresAt);
+    await this.deleteStaleSessions(); // housekeeping at each sign-in: the table holds live sessions only
     this.logger.log(`operator ${op.id} signed in`);
     return { operator: op, token, expiresAt };
   }
@@ -181,10 +182,10 @@ export class OperatorsService {
 
   async signOut(operatorId: number, sessionId: string): Promise<void> {
     await this.sessions.delete(sessionId);
-    this.events.emit('operator.sessions_ended', { operatorId, sessionIds: [sessionId] });
+    this.events.emit('operator.sessions.ended', { operatorId, sessionId });
   }
 
-  /** Housekeeping: sessions past their end or idle limit (refused anyway) are deleted. */
+  /** Sessions past their end or idle limit (refused anyway) are deleted. */
   deleteStaleSessions(): Promise<number> {
     return this.sessions.deleteStale(this.clock.now(), this.idleMs);
   }
@@ -194,8 +195,8 @@ export class OperatorsService {
   }
 
   private async endSessions(operatorId: number): Promise<void> {
-    const sessionIds = await this.sessions.deleteForOperator(operatorId);
-    this.events.emit('operator.sessions_ended', { operatorId, sessionIds });
+    await this.sessions.deleteForOperator(operatorId);
+    this.events.emit('operator.sessions.ended', { operatorId, sessionId: null });
   }
 
   /** A TOTP code (each time step once) or an unused recovery code (used up). */
