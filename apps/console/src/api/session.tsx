@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, get } from './http';
 import type { Operator, Role, Scope } from './types';
 
@@ -89,11 +89,19 @@ export async function signIn(email: string, password: string, totp?: string): Pr
   }
 }
 
+/**
+ * Forgets everything read for the operator before (another may sign in next in this tab). The session query
+ * itself is kept and set, not removed: its observer would otherwise keep watching the removed one.
+ */
+export function forgetData(qc: QueryClient): void {
+  qc.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
+}
+
 export function useSignOut(): () => Promise<void> {
   const qc = useQueryClient();
   return async () => {
     await api('POST', '/auth/logout').catch(() => undefined);
-    qc.clear();
     qc.setQueryData(ME_KEY, null);
+    forgetData(qc);
   };
 }

@@ -59,7 +59,8 @@ export default function CodeEditor({ value, onChange, shell, readOnly, label }: 
           editable.current.of([EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)]),
           theme,
           // An id reference cannot cross the shadow root: the label is given as text.
-          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true', role: 'textbox' }),
+          // tabindex: focusable (and scrollable from the keyboard) even when read-only.
+          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true', role: 'textbox', tabindex: '0' }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) changed.current(u.state.doc.toString());
           }),

@@ -77,7 +77,7 @@ export function AgentPage({ id }: { id: string }) {
         </Section>
         <Section id="disks" title="Disks">
           {a.disks && a.disks.length > 0 ? (
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0}>
               <table className="striped">
                 <thead>
                   <tr>
@@ -135,7 +135,7 @@ function AgentChecks({ id }: { id: string }) {
       ) : checks.data.length === 0 ? (
         <p className="muted">No checks.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0}>
           <table className="striped">
             <thead>
               <tr>
@@ -223,7 +223,7 @@ function AgentTasks({ id }: { id: string }) {
       ) : tasks.data.length === 0 ? (
         <p className="muted">No scheduled tasks.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0}>
           <table className="striped">
             <thead>
               <tr>
@@ -309,7 +309,7 @@ function AgentRuns({ id }: { id: string }) {
       ) : runs.data.length === 0 ? (
         <p className="muted">No script has run on this agent.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0}>
           <table className="striped">
             <thead>
               <tr>

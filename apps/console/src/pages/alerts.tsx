@@ -85,7 +85,7 @@ export function AlertsTable({ alerts, hideAgent = false, emptyText }: { alerts: 
   return (
     <>
       {act.isError && <p role="alert" className="error">{errorText(act.error)}</p>}
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="striped">
           <thead>
             <tr>

@@ -26,7 +26,7 @@ export default function ApiKeysPage() {
         ) : keys.isError ? (
           <ErrorNote error={keys.error} />
         ) : (
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0}>
             <table className="striped">
               <thead>
                 <tr>

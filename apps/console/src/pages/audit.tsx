@@ -59,7 +59,7 @@ export default function AuditPage() {
         <ErrorNote error={entries.error} />
       ) : (
         <>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0}>
             <table className="striped">
               <thead>
                 <tr>

@@ -202,7 +202,7 @@ function DeploymentList({ deployments, clients }: { deployments: Deployment[]; c
           {errorText(revoke.error)}
         </p>
       )}
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="striped">
           <thead>
             <tr>

@@ -24,7 +24,7 @@ export default function OperatorsPage() {
         ) : operators.isError ? (
           <ErrorNote error={operators.error} />
         ) : (
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0}>
             <table className="striped">
               <thead>
                 <tr>

@@ -23,7 +23,7 @@ export function ScriptsPage() {
       ) : scripts.data.length === 0 ? (
         <p className="muted">No scripts yet.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0}>
           <table className="striped">
             <thead>
               <tr>

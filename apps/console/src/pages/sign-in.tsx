@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ME_KEY, signIn } from '../api/session';
+import { forgetData, ME_KEY, signIn } from '../api/session';
 
 /** Email and password; "Code" appears when the account has two-factor sign-in (TOTP) and asks for it. */
 export function SignInPage() {
@@ -20,6 +20,7 @@ export function SignInPage() {
     const result = await signIn(email.trim(), password, needCode ? code.trim() : undefined);
     setBusy(false);
     if (result.ok) {
+      forgetData(qc);
       await qc.invalidateQueries({ queryKey: ME_KEY });
       return;
     }
