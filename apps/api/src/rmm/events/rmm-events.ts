@@ -3,8 +3,8 @@ import { EventEmitter } from 'node:events';
 import type { AlertDto } from '../alerts/alerts.dto';
 
 /**
- * Everything the backend announces, one map: the events WebSocket (/rmm/{agent_id}/, events-gateway.ts)
- * subscribes here and is the only writer to subscriber sockets. Names are the wire's event names (the wire's
+ * Everything the backend announces, one map: the events WebSockets (/rmm/{agent_id}/ and /rmm/fleet/, events-hub.ts)
+ * subscribe here and are the only writers to subscriber sockets. Names are the wire's event names (the wire's
  * data, in snake_case, is made in events-wire.ts).
  */
 export interface RmmEventMap {
@@ -31,6 +31,11 @@ export interface RmmEventMap {
   'task.run': { agentId: number; taskId: number; runId: number; status: string; retcode: number | null };
   /** A key stopped working: connections authenticated with it must close. */
   'apikey.revoked': { keyId: number };
+  /**
+   * A console session ended (logout: `sessionId`), or every session of an operator (disabled, password changed:
+   * `sessionId` null): event WebSockets opened with it close (4401 'session ended'), on every instance.
+   */
+  'operator.sessions.ended': { operatorId: number; sessionId: string | null };
 }
 export type RmmEventName = keyof RmmEventMap;
 export type RmmEventHandler<K extends RmmEventName> = (data: RmmEventMap[K]) => void;
