@@ -79,12 +79,12 @@ if (!CHROMIUM) {
       return { status, body: JSON.parse(text) };
     }
 
-    it('shows the document with every surface and the four ways to authorize', async () => {
+    it('shows the document with every surface and the five ways to authorize', async () => {
       await shot('loaded');
       await expect(page.locator('.opblock-summary-path[data-path="/functions/v1/enroll-rmm"]').count()).resolves.toBe(1);
       await page.locator('.auth-wrapper > button.authorize').click();
       const schemes = await page.locator('.modal-ux .auth-container h4').allInnerTexts();
-      expect(schemes.map((s) => s.trim().split(/\s/)[0]).sort()).toEqual(['api-key', 'data-key', 'deployment-token', 'user-jwt']);
+      expect(schemes.map((s) => s.trim().split(/\s/)[0]).sort()).toEqual(['api-key', 'data-key', 'deployment-token', 'session-cookie', 'user-jwt']);
       await page.locator('.modal-ux button.close-modal').click();
     });
 

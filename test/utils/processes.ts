@@ -42,8 +42,8 @@ export interface Finished {
 }
 
 /** Runs node with `args` to its end (bounded by timeoutMs), from the project folder. */
-export function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Finished> {
-  return exec(process.execPath, args, { env, cwd: ROOT, timeoutMs });
+export function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000, input?: string): Promise<Finished> {
+  return exec(process.execPath, args, { env, cwd: ROOT, timeoutMs, input });
 }
 
 /**
@@ -53,12 +53,13 @@ export function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000):
 export function exec(
   cmd: string,
   args: string[],
-  options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number; onSpawn?: (child: ChildProcess) => void },
+  options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number; onSpawn?: (child: ChildProcess) => void; /** Written to standard input, which is then closed. */ input?: string },
 ): Promise<Finished> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((res, rej) => {
     const child = spawn(cmd, args, { env: options.env, cwd: options.cwd });
     options.onSpawn?.(child);
+    if (options.input !== undefined) child.stdin.end(options.input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -46,10 +46,58 @@ export async function runCli(argv: string[], io: CliIo, env = process.env): Prom
   }
 }
 
+/**
+ * A secret from the operator: standard input's first line when it is a pipe or a file (`printf %s "$PW" | npm run
+ * cli -- operator create …`), else asked for at the terminal without echo, twice when `confirm`.
+ */
+export async function readSecret(prompt: string, confirm: boolean): Promise<string> {
+  if (!process.stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > 64 * 1024) break; // a password is one line: the rest is not read
+    }
+    return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0];
+  }
+  const first = await askHidden(prompt);
+  if (confirm && (await askHidden('again: ')) !== first) throw new Error('the two passwords differ');
+  return first;
+}
+
+function askHidden(prompt: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin;
+    process.stderr.write(prompt);
+    stdin.setRawMode(true);
+    stdin.resume();
+    let value = '';
+    const done = (err?: Error): void => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      process.stderr.write('\n');
+      if (err) reject(err);
+      else resolve(value);
+    };
+    const onData = (data: Buffer): void => {
+      for (const ch of data.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') return done();
+        if (ch === '\u0003') return done(new Error('cancelled'));
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
 if (require.main === module) {
   void runCli(process.argv.slice(2), {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     outIsTerminal: process.stdout.isTTY === true,
+    readSecret,
   }).then((code) => process.exit(code));
 }

@@ -9,6 +9,7 @@ import { ApiKeysService, parseDuration } from '../rmm/api-keys/api-keys.service'
 import { cliOutcome, cliTarget } from '../rmm/audit/audit-entry';
 import { AuditService } from '../rmm/audit/audit.service';
 import { ClientsService } from '../rmm/clients/clients.service';
+import { OperatorsService } from '../rmm/operators/operators.service';
 import { iso, parseId } from '../common/values';
 
 export interface CliIo {
@@ -18,6 +19,12 @@ export interface CliIo {
   err(line: string): void;
   /** Whether `out` is a terminal (the operator reads it there), not a pipe or a file. */
   outIsTerminal?: boolean;
+  /**
+   * A secret the operator types (a password): the first line of standard input when it is not a terminal, else
+   * asked for at the terminal without echo (twice, to confirm, when `confirm`). Never an argument: a command
+   * line is visible to every user of the machine (ps) and kept in shell histories.
+   */
+  readSecret?(prompt: string, confirm: boolean): Promise<string>;
 }
 
 export class UsageError extends Error {}
@@ -155,6 +162,79 @@ export const COMMANDS: Record<string, Command> = {
       };
     },
   },
+  'operator create': {
+    synopsis: 'operator create --email E --role admin|technician|viewer [--clients ID[,ID...]]',
+    does: 'create a console operator (password from standard input, or asked for at a terminal)',
+    prepare: (args) => {
+      const { values } = parse(args, { email: { type: 'string' }, role: { type: 'string' }, clients: { type: 'string' } });
+      const email = required(values.email, '--email');
+      const role = required(values.role, '--role');
+      const clients = values.clients === undefined ? null : idList(values.clients as string, '--clients');
+      return async (ctx, io) => {
+        const password = await secret(io, `password for ${email}: `, true);
+        const op = await ctx.get(OperatorsService).create({ email, password, role, clients });
+        io.out(String(op.id));
+        io.err(`created operator ${op.id} ${op.email} (${op.role}${op.clients ? `, clients ${op.clients.join(',')}` : ', every client'})`);
+      };
+    },
+  },
+  'operator list': {
+    synopsis: 'operator list',
+    does: 'list console operators',
+    prepare: (args) => {
+      parse(args, {});
+      return async (ctx, io) => {
+        io.out(['ID', 'EMAIL', 'ROLE', 'CLIENTS', 'TOTP', 'DISABLED', 'CREATED'].join('\t'));
+        for (const o of await ctx.get(OperatorsService).list()) {
+          io.out([o.id, o.email, o.role, o.clients ? o.clients.join(',') : 'all', o.totpSecret ? 'yes' : 'no', o.disabled ? 'yes' : 'no', when(o.createdAt)].join('\t'));
+        }
+      };
+    },
+  },
+  'operator disable': {
+    synopsis: 'operator disable --email E',
+    does: 'disable an operator (their sessions end at once)',
+    prepare: (args) => {
+      const { values } = parse(args, { email: { type: 'string' } });
+      const email = required(values.email, '--email');
+      return async (ctx, io) => {
+        const operators = ctx.get(OperatorsService);
+        const op = await operators.update((await operators.byEmail(email)).id, { disabled: true });
+        io.err(`disabled operator ${op.id} ${op.email}; their sessions have ended`);
+      };
+    },
+  },
+  'operator password': {
+    synopsis: 'operator password --email E',
+    does: "set an operator's password (from standard input, or asked for at a terminal; their sessions end)",
+    prepare: (args) => {
+      const { values } = parse(args, { email: { type: 'string' } });
+      const email = required(values.email, '--email');
+      return async (ctx, io) => {
+        const operators = ctx.get(OperatorsService);
+        const target = await operators.byEmail(email);
+        const password = await secret(io, `new password for ${target.email}: `, true);
+        await operators.update(target.id, { password });
+        io.err(`password of operator ${target.id} ${target.email} changed; their sessions have ended`);
+      };
+    },
+  },
+  'operator totp': {
+    synopsis: 'operator totp --email E',
+    does: 'set up TOTP for an operator (prints the otpauth URI and ten recovery codes once)',
+    prepare: (args) => {
+      const { values } = parse(args, { email: { type: 'string' } });
+      const email = required(values.email, '--email');
+      return async (ctx, io) => {
+        const operators = ctx.get(OperatorsService);
+        const target = await operators.byEmail(email);
+        const { uri, recoveryCodes } = await operators.enableTotp(target.id);
+        io.err(`TOTP set up for operator ${target.id} ${target.email}: scan the URI below into an authenticator app; it and the recovery codes are shown only this once`);
+        io.out(uri);
+        for (const code of recoveryCodes) io.out(code);
+      };
+    },
+  },
 };
 
 const PROGRAM = 'npm run cli --';
@@ -238,7 +318,17 @@ async function checkTenant(
 }
 
 /** Commands that change something: every run is written to the audit log, whatever its outcome. */
-export const AUDITED_COMMANDS: ReadonlySet<string> = new Set(['apikey create', 'apikey revoke', 'user create', 'client create', 'site create']);
+export const AUDITED_COMMANDS: ReadonlySet<string> = new Set([
+  'apikey create',
+  'apikey revoke',
+  'user create',
+  'client create',
+  'site create',
+  'operator create',
+  'operator disable',
+  'operator password',
+  'operator totp',
+]);
 
 /**
  * The audit row of a command: actor `cli` and the operating-system user, the command, its arguments without
@@ -313,3 +403,15 @@ function id(value: string | undefined, what: string): number {
 }
 
 const when = (d: Date | null): string => iso(d) ?? '-';
+
+/** A comma-separated list of ids (`1,2`). */
+function idList(value: string, flag: string): number[] {
+  return value.split(',').map((v) => id(v.trim(), flag));
+}
+
+async function secret(io: CliIo, prompt: string, confirm: boolean): Promise<string> {
+  if (!io.readSecret) throw new Error('no way to read a password here');
+  const value = await io.readSecret(prompt, confirm);
+  if (value === '') throw invalid('password: none given (pipe it on standard input, or run at a terminal to be asked)');
+  return value;
+}

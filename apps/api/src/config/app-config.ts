@@ -90,6 +90,9 @@ export interface AppConfig {
    * state"): agent_overdue alerts per the agents' status, and the check lists of the agents it holds.
    */
   reconcileSeconds: number;
+  /** A console session ends after this long without a request, and this long after sign-in whatever happens. */
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -180,6 +183,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     taskTickMs: integer(env, 'RMM_TASK_TICK_MS', 1_000, 100, 60_000),
     taskMaxConcurrentRuns: integer(env, 'RMM_TASK_MAX_CONCURRENT_RUNS', 20, 1, 1_000),
     reconcileSeconds: integer(env, 'RMM_RECONCILE_SECONDS', 60, 1, 86_400),
+    sessionIdleMinutes: integer(env, 'RMM_SESSION_IDLE_MINUTES', 60, 1, 525_600),
+    sessionMaxHours: integer(env, 'RMM_SESSION_MAX_HOURS', 12, 1, 8_760),
   };
 }
 

@@ -3,7 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { API_KEY_SECURITY, DATA_KEY_SECURITY, DEPLOYMENT_TOKEN_SECURITY, USER_JWT_SECURITY } from '../common/http/openapi-security';
+import { API_KEY_SECURITY, DATA_KEY_SECURITY, DEPLOYMENT_TOKEN_SECURITY, SESSION_COOKIE_SECURITY, USER_JWT_SECURITY } from '../common/http/openapi-security';
 import { errorExamples, surfaceOf } from './openapi-examples';
 
 /** The tags, in the order Swagger UI lists them, each with what an operator needs to know first. */
@@ -19,6 +19,8 @@ const TAGS: Array<{ name: string; description: string }> = [
   { name: 'tasks', description: 'Scheduled scripts. Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'alerts', description: 'Alerts raised by checks, tasks and overdue agents. Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'api keys', description: 'Management API keys and their scopes (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'console sessions', description: "The console's sign-in (docs/console.md): POST login sets the HttpOnly cookie rmm_session, which every /api/v3 call accepts instead of X-API-KEY; a change made with the cookie needs the header X-Requested-With: rmm-console. Errors: {detail}." },
+  { name: 'operators', description: 'The console\'s people: role admin, technician or viewer, optionally limited to some clients, optional TOTP (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'audit', description: 'Who changed what (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'agent', description: "What the agent program calls (/agent/v1): registration with its deployment's uuid as the token. Errors: {detail}." },
   { name: 'health', description: 'Liveness and readiness, without credentials.' },
@@ -52,7 +54,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       DATA_KEY_SECURITY,
     )
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: "A deployment's uuid (the installer's enrollment token)" }, DEPLOYMENT_TOKEN_SECURITY);
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: "A deployment's uuid (the installer's enrollment token)" }, DEPLOYMENT_TOKEN_SECURITY)
+    .addCookieAuth('rmm_session', { type: 'apiKey', in: 'cookie', name: 'rmm_session', description: "An operator's console session (POST /api/v3/auth/login)" }, SESSION_COOKIE_SECURITY);
   for (const tag of TAGS) builder.addTag(tag.name, tag.description);
   const document = SwaggerModule.createDocument(app, builder.build(), {
     // Unique across controllers: "clients" + "list" → clientsList.
@@ -158,14 +161,20 @@ function addSecurityAndDescriptions(document: OpenAPIObject): OpenAPIObject {
     } else if (path === '/agent/v1/register') {
       op.security = [{ [DEPLOYMENT_TOKEN_SECURITY]: [] }];
       how = "Needs the deployment's uuid as the bearer token (Authorize: deployment-token): the installer carries it. Errors: {detail}.";
+    } else if (path === '/api/v3/auth/login') {
+      op.security = [];
+      how = 'No credentials: the email and password (and TOTP code) are. Sets the rmm_session cookie. Errors: {detail}.';
+    } else if (path.startsWith('/api/v3/auth/')) {
+      op.security = [{ [SESSION_COOKIE_SECURITY]: [] }];
+      how = 'Needs the rmm_session cookie of a signed-in operator. Errors: {detail}.';
     } else if (path.startsWith('/api/v3')) {
-      op.security ??= [{ [API_KEY_SECURITY]: [] }];
+      op.security = [{ [API_KEY_SECURITY]: [] }, { [SESSION_COOKIE_SECURITY]: [] }];
       const scope = op['x-required-scope'];
       const also = op['x-also-requires-scope'];
       const when = op['x-also-requires-scope-when'];
       how = also
         ? `Needs an X-API-KEY (Authorize: api-key) with the scope ${scope ?? 'admin'} and ${also}${when ? ` (${when})` : ''}, or admin. Errors: {detail}.`
-        : `Needs an X-API-KEY (Authorize: api-key) with the scope ${scope ?? 'admin'}${scope === 'admin' ? '' : ' or admin'}. Errors: {detail}.`;
+        : `Needs an X-API-KEY (Authorize: api-key) with the scope ${scope ?? 'admin'}${scope === 'admin' ? '' : ' or admin'}, or a console session whose role has it. Errors: {detail}.`;
     } else if (path.startsWith('/functions/v1')) {
       op.security = [{ [USER_JWT_SECURITY]: [] }];
       how = "Needs the user's access token (Authorize: user-jwt). Errors: {error}.";

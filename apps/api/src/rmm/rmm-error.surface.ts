@@ -4,10 +4,11 @@ import { RegistrationErrorCode } from './agent-registration/registration.errors'
 import { AgentsErrorCode } from './agents/agents.errors';
 import { ClientsErrorCode } from './clients/clients.errors';
 import { DeploymentsErrorCode } from './deployments/deployments.errors';
+import { OperatorsErrorCode } from './operators/operators.errors';
 import { ScriptsErrorCode } from './scripts/scripts.errors';
 
 /** Every code the management backend can answer. */
-export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode;
+export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -35,6 +36,10 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [RegistrationErrorCode.DeploymentExpired]: 410,
   [RegistrationErrorCode.DeploymentUsedUp]: 410,
   [RegistrationErrorCode.HostnameEnrolled]: 409,
+  [OperatorsErrorCode.InvalidCredentials]: 401,
+  [OperatorsErrorCode.TotpRequired]: 401,
+  [OperatorsErrorCode.CsrfFailed]: 403,
+  [OperatorsErrorCode.EmailTaken]: 409,
 };
 
 /** The spec's fixed texts for the management backend's error bodies. */
@@ -66,6 +71,8 @@ export const rmmErrorSurface: ErrorSurface = {
       const errors = e.fields.length > 0 ? e.fields : [{ field: null, message: e.message }];
       return { status, body: { detail: DETAIL[400], errors } };
     }
+    // The console's sign-in: the password was right, the account's code is missing or wrong (docs/console.md).
+    if (e.code === OperatorsErrorCode.TotpRequired) return { status, body: { detail: e.message, totp_required: true } };
     // The spec's fixed texts are for the common codes; a module's own refusal says what it is.
     const fixed = e.source !== 'domain' || (Object.values(CommonErrorCode) as string[]).includes(e.code ?? '');
     return { status, body: { detail: (fixed ? DETAIL[status] : undefined) ?? e.message } };

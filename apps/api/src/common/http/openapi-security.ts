@@ -8,3 +8,5 @@ export const USER_JWT_SECURITY = 'user-jwt';
 export const DATA_KEY_SECURITY = 'data-key';
 /** A deployment's uuid as the bearer token: what the agent's installer carries to register. */
 export const DEPLOYMENT_TOKEN_SECURITY = 'deployment-token';
+/** The console's session cookie `rmm_session` (POST /api/v3/auth/login sets it). */
+export const SESSION_COOKIE_SECURITY = 'session-cookie';

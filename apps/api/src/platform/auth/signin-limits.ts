@@ -26,6 +26,8 @@ export class SignInLimits {
   constructor(
     private readonly limiter: RateLimiter,
     private readonly config: SignInLimitConfig,
+    /** Whose sign-ins: the data platform's users (`auth:signin`) or the console's operators (`rmm:signin`). */
+    private readonly prefix = 'auth:signin',
   ) {}
 
   private get windowMs(): number {
@@ -33,11 +35,11 @@ export class SignInLimits {
   }
 
   private accountBucket(email: string): string {
-    return `auth:signin:account:${createHash('sha256').update(email).digest('base64url')}`;
+    return `${this.prefix}:account:${createHash('sha256').update(email).digest('base64url')}`;
   }
 
   private addressBucket(address: string): string {
-    return `auth:signin:address:${address}`;
+    return `${this.prefix}:address:${address}`;
   }
 
   /** Before anything else: refuses when the address or the account has used up its failures. Counts nothing. */

@@ -2,19 +2,25 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiKeyScope } from '@app/entities';
 import { Clock } from '../../common/clock';
-import { ApiKeysService, requireScope } from '../api-keys/api-keys.service';
+import { DomainError } from '../../common/errors/domain-error';
+import { requireScope } from '../api-keys/api-keys.service';
 import { ApiKeyUsage } from '../api-keys/api-key-usage';
-import { AuthedRequest, keyPrincipal } from './principal';
+import { OperatorsErrorCode } from '../operators/operators.errors';
+import { PrincipalResolver } from '../operators/principal-resolver';
+import { hasCsrfHeader, isChange } from '../operators/session-cookie';
+import { AuthedRequest } from './principal';
 import { ALSO_SCOPE_KEY, AlsoRequiredScope, SCOPE_KEY } from './scopes';
 
 /**
- * X-API-KEY: 401 when missing, wrong, revoked or expired; 403 when the route's scope is not among the key's, or
- * a scope it always needs besides (AlsoRequireScope without `when`). Sets `req.principal`.
+ * Who calls /api/v3: an API key (X-API-KEY) or a signed-in operator (the console's `rmm_session` cookie).
+ * 401 when neither is usable (missing, wrong, revoked, expired; a session ended or idle); 403 'CSRF check failed'
+ * for a cookie-authenticated change without `X-Requested-With: rmm-console`; 403 when the route's scope (or one it
+ * always needs besides, AlsoRequireScope without `when`) is not the caller's. Sets `req.principal`.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
-    private readonly keys: ApiKeysService,
+    private readonly resolver: PrincipalResolver,
     private readonly usage: ApiKeyUsage,
     private readonly reflector: Reflector,
     private readonly clock: Clock,
@@ -24,12 +30,15 @@ export class ApiKeyGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthedRequest>();
     const scope = this.reflector.get<ApiKeyScope | undefined>(SCOPE_KEY, context.getHandler());
     if (!scope) throw new Error(`route ${req.url} declares no scope`); // a programming error: every route names one
-    const header = req.headers['x-api-key'];
-    const key = await this.keys.authenticate(Array.isArray(header) ? header[0] : header, scope);
+    const { principal, via } = await this.resolver.resolve(req.headers);
+    if (via === 'cookie' && isChange(req.method) && !hasCsrfHeader(req.headers)) {
+      throw new DomainError(OperatorsErrorCode.CsrfFailed, 'CSRF check failed');
+    }
+    requireScope(principal, scope);
     const also = this.reflector.get<AlsoRequiredScope | undefined>(ALSO_SCOPE_KEY, context.getHandler());
-    if (also && !also.when) requireScope(key, also.scope);
-    req.principal = keyPrincipal(key);
-    this.usage.touch(key.id, this.clock.now());
+    if (also && !also.when) requireScope(principal, also.scope);
+    req.principal = principal;
+    if (principal.kind === 'api_key') this.usage.touch(principal.id, this.clock.now());
     return true;
   }
 }

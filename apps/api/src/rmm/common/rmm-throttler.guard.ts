@@ -2,13 +2,20 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerException, ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { hashApiKey } from '../api-keys/api-key-secret';
+import { sessionTokenOf } from '../operators/session-cookie';
 import type { AuthedRequest } from './principal';
 
-/** Requests are counted per API key (a hash of it, never the key), not per address. */
+/**
+ * Requests are counted per API key, or per console session for a cookie-authenticated request (a hash of either,
+ * never the secret), not per address.
+ */
 export function keyTracker(req: Record<string, any>): string {
-  const h = (req.headers as Record<string, string | string[] | undefined>)['x-api-key'];
-  const secret = (Array.isArray(h) ? h[0] : h) ?? '';
+  const headers = req.headers as IncomingHttpHeaders;
+  const h = headers['x-api-key'];
+  const key = Array.isArray(h) ? h[0] : h;
+  const secret = key ? key : `session:${sessionTokenOf(headers) ?? ''}`;
   return createHash('sha256').update(secret).digest('hex').slice(0, 32);
 }
 

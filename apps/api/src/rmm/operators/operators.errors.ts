@@ -1,0 +1,11 @@
+/** What operators and console sessions refuse (rmm-error.surface.ts gives each its status). */
+export enum OperatorsErrorCode {
+  /** 401 {detail: 'Invalid credentials'}: a wrong email, password or code, a disabled operator. */
+  InvalidCredentials = 'invalid_credentials',
+  /** 401 {detail: 'Invalid credentials', totp_required: true}: the password was right; the account needs its code. */
+  TotpRequired = 'totp_required',
+  /** 403 {detail: 'CSRF check failed'}: a cookie-authenticated change without X-Requested-With: rmm-console. */
+  CsrfFailed = 'csrf_failed',
+  /** 409: another operator has this email. */
+  EmailTaken = 'operator_email_taken',
+}
