@@ -2,15 +2,14 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import WebSocket from 'ws';
 import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
-import { Principal } from '../../apps/api/src/rmm/common/principal';
 import { EventsGateway, MAX_BUFFERED_BYTES, MAX_SUBSCRIPTIONS_PER_KEY } from '../../apps/api/src/rmm/events/events-gateway';
 import { EventsRepository } from '../../apps/api/src/rmm/events/events.repository';
 import { FleetGateway } from '../../apps/api/src/rmm/events/fleet-gateway';
 import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
-import { PrincipalResolver } from '../../apps/api/src/rmm/operators/principal-resolver';
 import { Subscriber } from '../utils/events-subscriber';
 import { FakeAgent } from '../utils/fake-agent';
-import { createTenant } from '../utils/rmm-fixtures';
+import { CONSOLE, createOperator, signIn } from '../utils/operators';
+import { createKey, createTenant } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { until } from '../utils/wait';
@@ -379,48 +378,23 @@ describe('fleet events WebSocket /rmm/fleet/', () => {
     expect(await s2.whenClosed(8_000)).toEqual({ code: 4401, reason: 'api key revoked' });
   });
 
-  describe("with the console's session cookie (PrincipalResolver answering `via: 'cookie'` for it)", () => {
+  describe("with the console's session cookie (a real operator signed in over HTTP)", () => {
     let operatorId: number;
-    let sessionId: string;
-    /**
-     * PrincipalResolver, as it answers for a valid `rmm_session` cookie: an operator (viewer, limited to A), via
-     * the cookie. The real cookie comes with the operators' sessions; until then the resolver is told, for this
-     * one cookie value, what it will answer. Everything else goes to the real resolver.
-     */
-    const withSession = (): void => {
-      const resolver = t.server.app.get(PrincipalResolver);
-      const real = resolver.resolve.bind(resolver);
-      jest.spyOn(resolver, 'resolve').mockImplementation(async (headers, queryKey) => {
-        if (!headers['x-api-key'] && !queryKey && headers.cookie === `rmm_session=${sessionId}`) {
-          const principal: Principal = {
-            kind: 'operator',
-            id: operatorId,
-            name: 'viewer@fleet.test',
-            scopes: ['agents:read', 'alerts:read'] as Principal['scopes'],
-            clients: [a.clientId],
-            expiresAt: null,
-            secretHash: null,
-            sessionId,
-          };
-          return { principal, via: 'cookie' };
-        }
-        return real(headers, queryKey);
-      });
+    let session: string;
+    /** The upgrade's headers as a browser sends them: the session cookie, and the page's Origin (none: undefined). */
+    const cookie = (origin?: string): Record<string, string> => ({ Cookie: session, ...(origin === undefined ? {} : { Origin: origin }) });
+    const byCookie = async (path: string, origin = t.url): Promise<Subscriber> => {
+      const s = await Subscriber.connect(`${ws}${path}`, { headers: cookie(origin) });
+      open.push(s);
+      return s;
     };
-    const cookie = (origin?: string): Record<string, string> => ({ Cookie: `rmm_session=${sessionId}`, ...(origin === undefined ? {} : { Origin: origin }) });
+    const sessionIdOf = async (): Promise<string> =>
+      (await sql<{ id: string }>(t.db.url, `SELECT id FROM operator_sessions WHERE operator_id = $1 ORDER BY created_at DESC LIMIT 1`, [operatorId]))[0].id;
 
     beforeEach(async () => {
-      [{ id: operatorId }] = await sql<{ id: number }>(
-        t.db.url,
-        `INSERT INTO operators (email, password_hash, role, clients) VALUES ($1, 'x', 'viewer', $2) RETURNING id`,
-        [`viewer-${Math.random().toString(36).slice(2, 8)}@fleet.test`, [a.clientId]],
-      );
-      [{ id: sessionId }] = await sql<{ id: string }>(
-        t.db.url,
-        `INSERT INTO operator_sessions (token_hash, operator_id, last_seen_at, expires_at) VALUES ($1, $2, now(), now() + interval '1 hour') RETURNING id`,
-        [`hash-${Math.random()}`, operatorId],
-      );
-      withSession();
+      const email = `viewer-${Math.random().toString(36).slice(2, 8)}@fleet.test`;
+      operatorId = await createOperator(t, email, 'viewer', { clients: [a.clientId] });
+      session = await signIn(t, email);
     });
 
     it("refuses an upgrade from another page (403 'Origin not allowed'), or without Origin, on both WebSockets; accepts the server's own origin and a listed one", async () => {
@@ -431,43 +405,84 @@ describe('fleet events WebSocket /rmm/fleet/', () => {
           expect([path, origin, err.status, err.body, err.messages]).toEqual([path, origin, 403, JSON.stringify({ detail: 'Origin not allowed' }), 0]);
         }
       }
-      const own = await Subscriber.connect(`${ws}/rmm/fleet/`, { headers: cookie(t.url) });
-      open.push(own);
+      const own = await byCookie('/rmm/fleet/');
       expect((await own.next('hello')).data).toEqual({ agents: await countAgents(a.clientId), clients: [a.clientId] });
-      const listed = await Subscriber.connect(`${ws}/rmm/${agentId}/`, { headers: cookie(LISTED_ORIGIN) });
-      open.push(listed);
+      const listed = await byCookie(`/rmm/${agentId}/`, LISTED_ORIGIN);
       expect((await listed.next('hello')).data).toMatchObject({ agent_id: String(agentId) });
+      // no session, or one that is not: 401 (before the Origin is looked at)
+      for (const bad of ['rmm_session=not-a-session', 'other=1']) {
+        const err = await refusal(`${ws}/rmm/fleet/`, { Cookie: bad, Origin: t.url });
+        expect([bad, err.status, err.body]).toEqual([bad, 401, JSON.stringify({ detail: 'Invalid token' })]);
+      }
       // a key is not a cookie: any page (or none) may use one
       const byKey = await subscribe(ADMIN, '/rmm/fleet/', { Origin: 'http://evil.example' });
       await byKey.next('hello');
     });
 
-    it("limits the operator to their clients as a key is, and closes their subscriptions when the session ends (4401 'session ended'): on the bus's word, or found by the recheck", async () => {
-      const [agentB] = await insertAgents(b, 'op-b-', 1);
-      const err = await refusal(`${ws}/rmm/${agentB}/`, cookie(t.url));
+    it('limits the operator to their clients as a key is: 404 for an agent of another client, only their agents on the fleet', async () => {
+      const agentA = await enroll(a, 'op-presence-a');
+      const agentB = await enroll(b, 'op-presence-b');
+      const err = await refusal(`${ws}/rmm/${agentB.agentId}/`, cookie(t.url));
       expect([err.status, err.body]).toEqual([404, JSON.stringify({ detail: 'Not found' })]);
-
-      const fleet = await Subscriber.connect(`${ws}/rmm/fleet/`, { headers: cookie(t.url) });
-      open.push(fleet);
+      const fleet = await byCookie('/rmm/fleet/');
+      const everything = await subscribe(ADMIN);
       await fleet.next('hello');
-      t.server.app.get(RmmEvents).emit('operator.sessions.ended', { operatorId, sessionId });
-      expect(await fleet.whenClosed(5_000)).toEqual({ code: 4401, reason: 'session ended' });
+      await everything.next('hello');
+      (await connectAgent(agentB)).ws.close();
+      (await connectAgent(agentA)).ws.close();
+      await everything.next('agent.offline');
+      await everything.next('agent.offline');
+      await fleet.next('agent.offline');
+      expect(fleet.messages.map((m) => `${m.event} ${m.agent_id}`)).toEqual([`agent.online ${agentA.agentId}`]);
+    });
 
-      // a logout on another instance: the session row is gone, which the recheck finds
-      const again = await Subscriber.connect(`${ws}/rmm/fleet/`, { headers: cookie(t.url) });
-      open.push(again);
-      await again.next('hello');
+    it("closes the operator's subscriptions when the session ends (4401 'session ended'): signed out, disabled, or found ended, expired or idle by the recheck", async () => {
+      const admin = await createKey(t, ['admin']);
+      const closedBy = async (end: () => Promise<unknown>, timeoutMs = 5_000): Promise<Array<{ code: number; reason: string }>> => {
+        const subs = [await byCookie('/rmm/fleet/'), await byCookie('/rmm/fleet/')];
+        for (const s of subs) await s.next('hello');
+        await end();
+        return Promise.all(subs.map((s) => s.whenClosed(timeoutMs)));
+      };
+      const ended = [{ code: 4401, reason: 'session ended' }, { code: 4401, reason: 'session ended' }];
       const byKey = await subscribe(ADMIN);
       await byKey.next('hello');
-      await sql(t.db.url, `DELETE FROM operator_sessions WHERE id = $1`, [sessionId]);
-      expect(await again.whenClosed(8_000)).toEqual({ code: 4401, reason: 'session ended' });
+
+      // signed out (POST /api/v3/auth/logout): at once, on the bus's word
+      expect(await closedBy(() => t.http.post('/api/v3/auth/logout').set('Cookie', session).set(CONSOLE).expect(204))).toEqual(ended);
+      expect((await refusal(`${ws}/rmm/fleet/`, cookie(t.url))).status).toBe(401);
+      // disabled: every session of the operator
+      session = await signIn(t, (await sql<{ email: string }>(t.db.url, `SELECT email FROM operators WHERE id = $1`, [operatorId]))[0].email);
+      expect(
+        await closedBy(async () => {
+          const res = await t.http.patch(`/api/v3/operators/${operatorId}/`).set('X-API-KEY', admin).send({ disabled: true });
+          expect(res.status).toBe(200);
+        }),
+      ).toEqual(ended);
+      await sql(t.db.url, `UPDATE operators SET disabled = false WHERE id = $1`, [operatorId]);
+      // ended where this instance does not hear of it (another instance, the database): the recheck finds it
+      const email = (await sql<{ email: string }>(t.db.url, `SELECT email FROM operators WHERE id = $1`, [operatorId]))[0].email;
+      for (const change of [
+        `DELETE FROM operator_sessions WHERE id = $1`,
+        `UPDATE operator_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`,
+        `UPDATE operator_sessions SET last_seen_at = now() - interval '61 minutes' WHERE id = $1`,
+      ]) {
+        session = await signIn(t, email);
+        const id = await sessionIdOf();
+        expect([change, await closedBy(() => sql(t.db.url, change, [id]), 8_000)]).toEqual([change, ended]);
+      }
       expect(byKey.closed).toBeUndefined();
     });
 
-    it('counts an operator once across their subscriptions (429 past the cap names the operator)', async () => {
-      const subs = await Promise.all(Array.from({ length: MAX_SUBSCRIPTIONS_PER_KEY }, () => Subscriber.connect(`${ws}/rmm/fleet/`, { headers: cookie(t.url) })));
+    it('counts an operator once across their sessions (429 past the cap names the operator)', async () => {
+      const other = await signIn(t, (await sql<{ email: string }>(t.db.url, `SELECT email FROM operators WHERE id = $1`, [operatorId]))[0].email);
+      const half = MAX_SUBSCRIPTIONS_PER_KEY / 2;
+      const subs = await Promise.all([
+        ...Array.from({ length: half }, () => Subscriber.connect(`${ws}/rmm/fleet/`, { headers: cookie(t.url) })),
+        ...Array.from({ length: MAX_SUBSCRIPTIONS_PER_KEY - half }, () => Subscriber.connect(`${ws}/rmm/fleet/`, { headers: { Cookie: other, Origin: t.url } })),
+      ]);
       open.push(...subs);
-      const err = await refusal(`${ws}/rmm/fleet/`, cookie(t.url));
+      const err = await refusal(`${ws}/rmm/fleet/`, { Cookie: other, Origin: t.url });
       expect([err.status, JSON.parse(err.body!).detail]).toEqual([429, `too many open event subscriptions for this operator (at most ${MAX_SUBSCRIPTIONS_PER_KEY})`]);
     });
   });

@@ -369,9 +369,9 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   /**
-   * Every RECHECK_MS: keys past their expiry (by the clock), keys revoked or deleted and console sessions ended
-   * (also on another instance, whose apikey.revoked or logout this one may not hear), and agents deleted close
-   * their subscribers.
+   * Every RECHECK_MS: keys past their expiry (by the clock), keys revoked or deleted, console sessions ended (also
+   * on another instance, whose apikey.revoked or operator.sessions.ended this one may not hear), past their end or
+   * idle past RMM_SESSION_IDLE_MINUTES, and agents deleted close their subscribers.
    */
   async recheck(): Promise<void> {
     if (this.rechecking || this.byCaller.size === 0) return;
@@ -390,7 +390,7 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
         else if (principal.sessionId) sessionIds.add(principal.sessionId);
       }
       for (const keyId of await this.repo.unusableKeys([...keyIds], now)) this.closePrincipal(principalKey({ kind: 'api_key', id: keyId }), EVENTS_CLOSE.keyRevoked);
-      for (const sessionId of await this.repo.endedSessions([...sessionIds], now)) this.closeSession(sessionId);
+      for (const sessionId of await this.repo.endedSessions([...sessionIds], now, this.config.sessionIdleMinutes * 60_000)) this.closeSession(sessionId);
       for (const agentId of await this.repo.missingAgents([...this.byAgent.keys()])) {
         for (const sub of [...(this.byAgent.get(agentId) ?? [])]) this.close(sub, EVENTS_CLOSE.agentDeleted);
       }

@@ -19,15 +19,20 @@ export class EventsRepository {
     return rows.map((r) => Number(r.id));
   }
 
-  /** Of these console sessions, the ones that are over at `now` (gone, past their expires_at, or of a disabled operator). */
-  async endedSessions(sessionIds: string[], now: Date): Promise<string[]> {
+  /**
+   * Of these console sessions, the ones that are over at `now`: gone (signed out, the operator disabled or given a
+   * new password), past their absolute end, idle longer than `idleMs` (no request: an open WebSocket does not keep a
+   * session alive), or of a disabled operator. As OperatorSessionsRepository.findLive decides for a request.
+   */
+  async endedSessions(sessionIds: string[], now: Date, idleMs: number): Promise<string[]> {
     if (sessionIds.length === 0) return [];
     const rows = await this.tx.rows<{ id: string }>(
       `SELECT k.id FROM unnest($1::uuid[]) AS k(id)
          LEFT JOIN operator_sessions s ON s.id = k.id
          LEFT JOIN operators o ON o.id = s.operator_id
-        WHERE s.id IS NULL OR s.expires_at <= $2 OR o.id IS NULL OR o.disabled`,
-      [sessionIds, now],
+        WHERE s.id IS NULL OR o.id IS NULL OR o.disabled OR s.expires_at <= $2
+           OR s.last_seen_at <= $2::timestamptz - make_interval(secs => $3::double precision / 1000)`,
+      [sessionIds, now, idleMs],
     );
     return rows.map((r) => r.id);
   }
