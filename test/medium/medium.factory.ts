@@ -16,6 +16,7 @@ import { ClientsService } from '../../apps/api/src/rmm/clients/clients.service';
 import { ScriptsService } from '../../apps/api/src/rmm/scripts/scripts.service';
 import { TasksService } from '../../apps/api/src/rmm/tasks/tasks.service';
 import type { MediumContext } from './medium.harness';
+import { EVERY_CLIENT } from '../../apps/api/src/rmm/common/client-scope';
 
 let seq = 0;
 /** A name no other row of this file has: `${prefix} 7`. */
@@ -36,7 +37,7 @@ export class MediumFactory {
 
   async newSite(o: { clientId?: number; name?: string } = {}): Promise<SiteEntity> {
     const clientId = o.clientId ?? (await this.newClient()).id;
-    return this.ctx.get(ClientsService).createSite(clientId, o.name ?? uniqueName('Site'));
+    return this.ctx.get(ClientsService).createSite(clientId, o.name ?? uniqueName('Site'), EVERY_CLIENT);
   }
 
   /** An agent row as the agent channel would register it; its client and site are made when not given. */
@@ -74,14 +75,14 @@ export class MediumFactory {
     const agentId = o.agentId ?? (await this.newAgent()).id;
     const checkType = o.checkType ?? 'ping';
     const settings = o.settings ?? (checkType === 'ping' ? { target: '8.8.8.8' } : checkType === 'script' ? { script: (await this.newScript()).id } : {});
-    return this.ctx.get(ChecksService).create({ agent: String(agentId), check_type: checkType, settings, name: o.name, fails_b4_alert: o.failsB4Alert }, true);
+    return this.ctx.get(ChecksService).create({ agent: String(agentId), check_type: checkType, settings, name: o.name, fails_b4_alert: o.failsB4Alert }, EVERY_CLIENT, true);
   }
 
   /** A task through TasksService (next_run_at from the clock); on a new agent and a new script by default. */
   async newTask(o: { agentId?: number; scriptId?: number; schedule?: string; enabled?: boolean; name?: string } = {}): Promise<TaskEntity> {
     const agentId = o.agentId ?? (await this.newAgent()).id;
     const scriptId = o.scriptId ?? (await this.newScript()).id;
-    return this.ctx.get(TasksService).create({ name: o.name ?? uniqueName('Task'), agent: String(agentId), script: scriptId, schedule: o.schedule ?? '0 3 * * *', enabled: o.enabled });
+    return this.ctx.get(TasksService).create({ name: o.name ?? uniqueName('Task'), agent: String(agentId), script: scriptId, schedule: o.schedule ?? '0 3 * * *', enabled: o.enabled }, EVERY_CLIENT);
   }
 
   /** An API key through ApiKeysService; returns the row and the secret (shown once). */

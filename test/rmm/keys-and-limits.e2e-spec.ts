@@ -69,6 +69,7 @@ describe('/api/v3 keys, scopes and limits', () => {
         name: 'psa',
         prefix: created.body.key.slice(0, 12),
         scopes: ['agents:read', 'deployments:write'],
+        clients: null,
         expires_at: '2027-06-01T00:00:00.000Z',
         revoked_at: null,
         last_used_at: null,

@@ -4,6 +4,7 @@ import { AlertsService } from '../../../apps/api/src/rmm/alerts/alerts.service';
 import { ApiKeysService } from '../../../apps/api/src/rmm/api-keys/api-keys.service';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext, MEDIUM_START } from '../medium.harness';
+import { EVERY_CLIENT } from '../../../apps/api/src/rmm/common/client-scope';
 
 const HOUR = 3_600_000;
 
@@ -11,8 +12,8 @@ describe('AlertsService on PostgreSQL', () => {
   let ctx: MediumContext;
   let f: MediumFactory;
   let alerts: AlertsService;
-  const active = async (agentId: number) => (await alerts.list({ agentId, resolved: false }, { limit: 100, offset: 0 }))[0].map((a) => a.id);
-  const resolved = async (agentId: number) => (await alerts.list({ agentId, resolved: true }, { limit: 100, offset: 0 }))[0].map((a) => a.id);
+  const active = async (agentId: number) => (await alerts.list({ agentId, resolved: false }, { limit: 100, offset: 0 }, EVERY_CLIENT))[0].map((a) => a.id);
+  const resolved = async (agentId: number) => (await alerts.list({ agentId, resolved: true }, { limit: 100, offset: 0 }, EVERY_CLIENT))[0].map((a) => a.id);
 
   beforeAll(async () => {
     ctx = await createMediumContext();
@@ -26,16 +27,16 @@ describe('AlertsService on PostgreSQL', () => {
 
   it('acknowledges an alert with who and when, and keeps it active', async () => {
     const alert = await f.newAlert();
-    const acked = await alerts.acknowledge(alert.id, 'noc-dashboard');
+    const acked = await alerts.acknowledge(alert.id, 'noc-dashboard', EVERY_CLIENT);
     expect(acked).toMatchObject({ acknowledged: true, acknowledgedBy: 'noc-dashboard', acknowledgedAt: MEDIUM_START, resolved: false });
     expect(await active(alert.agentId)).toEqual([alert.id]);
   });
 
   it('keeps the first acknowledgement: a later one by another key at a later time changes nothing', async () => {
     const alert = await f.newAlert();
-    await alerts.acknowledge(alert.id, 'first');
+    await alerts.acknowledge(alert.id, 'first', EVERY_CLIENT);
     ctx.clock.advance(HOUR);
-    const again = await alerts.acknowledge(alert.id, 'second');
+    const again = await alerts.acknowledge(alert.id, 'second', EVERY_CLIENT);
     expect(again).toMatchObject({ acknowledgedBy: 'first', acknowledgedAt: MEDIUM_START });
     expect(await ctx.repo(AlertEntity).findOneByOrFail({ id: alert.id })).toMatchObject({ acknowledgedBy: 'first', acknowledgedAt: MEDIUM_START });
   });
@@ -44,11 +45,11 @@ describe('AlertsService on PostgreSQL', () => {
     const alert = await f.newAlert();
     const other = await f.newAlert({ agentId: alert.agentId, alertType: 'agent_overdue', severity: 'error' });
     ctx.clock.advance(HOUR);
-    expect(await alerts.resolve(alert.id, 'ops')).toMatchObject({ resolved: true, resolvedBy: 'ops', resolvedAt: new Date(MEDIUM_START.getTime() + HOUR) });
+    expect(await alerts.resolve(alert.id, 'ops', EVERY_CLIENT)).toMatchObject({ resolved: true, resolvedBy: 'ops', resolvedAt: new Date(MEDIUM_START.getTime() + HOUR) });
     expect(await active(alert.agentId)).toEqual([other.id]);
     expect(await resolved(alert.agentId)).toEqual([alert.id]);
     ctx.clock.advance(HOUR);
-    expect(await alerts.resolve(alert.id, 'late')).toMatchObject({ resolvedBy: 'ops', resolvedAt: new Date(MEDIUM_START.getTime() + HOUR) });
+    expect(await alerts.resolve(alert.id, 'late', EVERY_CLIENT)).toMatchObject({ resolvedBy: 'ops', resolvedAt: new Date(MEDIUM_START.getTime() + HOUR) });
   });
 
 });

@@ -4,6 +4,7 @@ import { ChecksService } from '../../../apps/api/src/rmm/checks/checks.service';
 import { TasksService } from '../../../apps/api/src/rmm/tasks/tasks.service';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext, MEDIUM_START } from '../medium.harness';
+import { EVERY_CLIENT } from '../../../apps/api/src/rmm/common/client-scope';
 
 describe('ChecksService on PostgreSQL', () => {
   let ctx: MediumContext;
@@ -21,7 +22,7 @@ describe('ChecksService on PostgreSQL', () => {
 
   it('stores a check as pending, named after its settings, alerting after one failure by default', async () => {
     const agent = await f.newAgent();
-    const c = await checks.create({ agent: String(agent.id), check_type: 'diskspace', settings: { drive: 'C:', threshold_percent: 10 } });
+    const c = await checks.create({ agent: String(agent.id), check_type: 'diskspace', settings: { drive: 'C:', threshold_percent: 10 } }, EVERY_CLIENT);
     expect(await ctx.repo(CheckEntity).findOneByOrFail({ id: c.id })).toMatchObject({
       agentId: agent.id,
       checkType: 'diskspace',
@@ -36,7 +37,7 @@ describe('ChecksService on PostgreSQL', () => {
 
   it('refuses a check for an agent that does not exist, and stores nothing', async () => {
     const before = await ctx.repo(CheckEntity).count();
-    await expect(checks.create({ agent: '999999', check_type: 'ping', settings: { target: 'gw' } })).rejects.toMatchObject({
+    await expect(checks.create({ agent: '999999', check_type: 'ping', settings: { target: 'gw' } }, EVERY_CLIENT)).rejects.toMatchObject({
       message: 'validation error',
       fields: [{ field: 'agent', message: 'no agent 999999' }],
     });
@@ -46,10 +47,10 @@ describe('ChecksService on PostgreSQL', () => {
   it('keeps a script check\'s script as a real reference (script_id), refusing one that does not exist', async () => {
     const agent = await f.newAgent();
     const script = await f.newScript();
-    await expect(checks.create({ agent: String(agent.id), check_type: 'script', settings: { script: 424242 } }, true)).rejects.toMatchObject({
+    await expect(checks.create({ agent: String(agent.id), check_type: 'script', settings: { script: 424242 } }, EVERY_CLIENT, true)).rejects.toMatchObject({
       fields: [{ field: 'settings.script', message: 'no script 424242' }],
     });
-    const c = await checks.create({ agent: String(agent.id), check_type: 'script', settings: { script: script.id, args: ['--quick'], timeout: 30 } }, true);
+    const c = await checks.create({ agent: String(agent.id), check_type: 'script', settings: { script: script.id, args: ['--quick'], timeout: 30 } }, EVERY_CLIENT, true);
     const row = await ctx.repo(CheckEntity).findOneByOrFail({ id: c.id });
     expect(row).toMatchObject({ scriptId: script.id, settings: { args: ['--quick'], timeout: 30 }, name: `Script ${script.id}` });
     expect(row.settings).not.toHaveProperty('script');
@@ -57,12 +58,12 @@ describe('ChecksService on PostgreSQL', () => {
 
   it('checks new settings against the type the check already has', async () => {
     const c = await f.newCheck({ checkType: 'memory', settings: { threshold_percent: 80 } });
-    await expect(checks.update(c.id, { settings: { target: 'x' } })).rejects.toMatchObject({
+    await expect(checks.update(c.id, { settings: { target: 'x' } }, EVERY_CLIENT)).rejects.toMatchObject({
       message: 'validation error',
       fields: expect.arrayContaining([expect.objectContaining({ field: 'settings.target' }), { field: 'settings.threshold_percent', message: 'is required' }]),
     });
-    expect((await checks.get(c.id)).settings).toEqual({ threshold_percent: 80 });
-    await expect(checks.update(c.id, { name: ' RAM ', settings: { threshold_percent: 95 }, fails_b4_alert: 3 })).resolves.toMatchObject({
+    expect((await checks.get(c.id, EVERY_CLIENT)).settings).toEqual({ threshold_percent: 80 });
+    await expect(checks.update(c.id, { name: ' RAM ', settings: { threshold_percent: 95 }, fails_b4_alert: 3 }, EVERY_CLIENT)).resolves.toMatchObject({
       name: 'RAM',
       settings: { threshold_percent: 95 },
       failsB4Alert: 3,
@@ -73,7 +74,7 @@ describe('ChecksService on PostgreSQL', () => {
     const agent = await f.newAgent();
     const check = await f.newCheck({ agentId: agent.id });
     const task = await f.newTask({ agentId: agent.id });
-    await ctx.get(AgentsService).delete(agent.id);
+    await ctx.get(AgentsService).delete(agent.id, EVERY_CLIENT);
     expect(await ctx.repo(AgentEntity).existsBy({ id: agent.id })).toBe(false);
     expect(await ctx.repo(CheckEntity).existsBy({ id: check.id })).toBe(false);
     expect(await ctx.repo(TaskEntity).existsBy({ id: task.id })).toBe(false);
@@ -111,15 +112,15 @@ describe('TasksService on PostgreSQL', () => {
     const t = await f.newTask({ schedule: '0 3 * * *', enabled: false });
     expect(t.nextRunAt).toBeNull();
     ctx.clock.set(new Date('2026-01-01T04:00:00Z'));
-    expect((await tasks.update(t.id, { enabled: true })).nextRunAt).toEqual(new Date('2026-01-02T03:00:00Z'));
-    expect((await tasks.update(t.id, { schedule: '30 6 * * 1' })).nextRunAt).toEqual(new Date('2026-01-05T06:30:00Z'));
-    expect((await tasks.update(t.id, { enabled: false })).nextRunAt).toBeNull();
-    expect((await tasks.update(t.id, { name: 'renamed' })).nextRunAt).toBeNull();
+    expect((await tasks.update(t.id, { enabled: true }, EVERY_CLIENT)).nextRunAt).toEqual(new Date('2026-01-02T03:00:00Z'));
+    expect((await tasks.update(t.id, { schedule: '30 6 * * 1' }, EVERY_CLIENT)).nextRunAt).toEqual(new Date('2026-01-05T06:30:00Z'));
+    expect((await tasks.update(t.id, { enabled: false }, EVERY_CLIENT)).nextRunAt).toBeNull();
+    expect((await tasks.update(t.id, { name: 'renamed' }, EVERY_CLIENT)).nextRunAt).toBeNull();
   });
 
   it('refuses an unknown agent and an unknown script at once, and stores nothing', async () => {
     const before = await ctx.repo(TaskEntity).count();
-    const err = await tasks.create({ name: 'x', agent: '999999', script: 424242, schedule: '* * * * *' }).catch((e: unknown) => e);
+    const err = await tasks.create({ name: 'x', agent: '999999', script: 424242, schedule: '* * * * *' }, EVERY_CLIENT).catch((e: unknown) => e);
     expect(err).toMatchObject({ message: 'validation error' });
     expect((err as { fields: { field: string }[] }).fields).toEqual(
       expect.arrayContaining([
@@ -134,7 +135,7 @@ describe('TasksService on PostgreSQL', () => {
   it('refuses an invalid schedule even for a disabled task, naming schedule', async () => {
     const agent = await f.newAgent();
     const script = await f.newScript();
-    await expect(tasks.create({ name: 'x', agent: String(agent.id), script: script.id, schedule: '61 * * * *', enabled: false })).rejects.toMatchObject({
+    await expect(tasks.create({ name: 'x', agent: String(agent.id), script: script.id, schedule: '61 * * * *', enabled: false }, EVERY_CLIENT)).rejects.toMatchObject({
       fields: [expect.objectContaining({ field: 'schedule', message: expect.stringMatching(/^invalid cron expression/) })],
     });
     expect(await ctx.repo(TaskEntity).countBy({ agentId: agent.id })).toBe(0);

@@ -2,6 +2,7 @@ import { AgentEntity, ClientEntity, SiteEntity } from '@app/entities';
 import { ClientsService } from '../../../apps/api/src/rmm/clients/clients.service';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext } from '../medium.harness';
+import { EVERY_CLIENT } from '../../../apps/api/src/rmm/common/client-scope';
 
 describe('ClientsService on PostgreSQL', () => {
   let ctx: MediumContext;
@@ -44,37 +45,37 @@ describe('ClientsService on PostgreSQL', () => {
     const a = await f.newClient();
     const b = await f.newClient();
     await f.newSite({ clientId: a.id, name: 'Main' });
-    await expect(clients.createSite(a.id, 'Main')).rejects.toMatchObject({ message: `client ${a.id} already has a site named "Main"` });
-    await expect(clients.createSite(b.id, 'Main')).resolves.toMatchObject({ clientId: b.id, name: 'Main' });
-    await expect(clients.createSite(424242, 'Main')).rejects.toMatchObject({ message: 'Not found' });
+    await expect(clients.createSite(a.id, 'Main', EVERY_CLIENT)).rejects.toMatchObject({ message: `client ${a.id} already has a site named "Main"` });
+    await expect(clients.createSite(b.id, 'Main', EVERY_CLIENT)).resolves.toMatchObject({ clientId: b.id, name: 'Main' });
+    await expect(clients.createSite(424242, 'Main', EVERY_CLIENT)).rejects.toMatchObject({ message: 'Not found' });
     expect(await ctx.repo(SiteEntity).countBy({ name: 'Main' })).toBe(2);
   });
 
   it('refuses to rename a client to a name another client has; an unknown client is not found', async () => {
     const a = await f.newClient({ name: 'Initech' });
     const b = await f.newClient();
-    await expect(clients.renameClient(b.id, 'Initech')).rejects.toMatchObject({ message: 'a client named "Initech" already exists' });
+    await expect(clients.renameClient(b.id, 'Initech', EVERY_CLIENT)).rejects.toMatchObject({ message: 'a client named "Initech" already exists' });
     expect((await ctx.repo(ClientEntity).findOneByOrFail({ id: b.id })).name).toBe(b.name);
-    await expect(clients.renameClient(a.id, 'Initech Ltd')).resolves.toMatchObject({ id: a.id, name: 'Initech Ltd' });
-    await expect(clients.renameClient(424242, 'Nobody')).rejects.toMatchObject({ message: 'Not found' });
+    await expect(clients.renameClient(a.id, 'Initech Ltd', EVERY_CLIENT)).resolves.toMatchObject({ id: a.id, name: 'Initech Ltd' });
+    await expect(clients.renameClient(424242, 'Nobody', EVERY_CLIENT)).rejects.toMatchObject({ message: 'Not found' });
   });
 
   it('refuses to delete a client or a site while agents belong to it, then deletes the client with its sites', async () => {
     const site = await f.newSite();
     const agent = await f.newAgent({ siteId: site.id });
-    await expect(clients.deleteSite(site.clientId, site.id)).rejects.toMatchObject({
+    await expect(clients.deleteSite(site.clientId, site.id, EVERY_CLIENT)).rejects.toMatchObject({
       message: `site ${site.id} still has 1 agent(s): delete or move them first`,
     });
-    await expect(clients.deleteClient(site.clientId)).rejects.toMatchObject({
+    await expect(clients.deleteClient(site.clientId, EVERY_CLIENT)).rejects.toMatchObject({
       message: `client ${site.clientId} still has 1 agent(s): delete or move them first`,
     });
     expect(await ctx.repo(ClientEntity).existsBy({ id: site.clientId })).toBe(true);
 
     await ctx.repo(AgentEntity).delete({ id: agent.id });
-    await clients.deleteClient(site.clientId);
+    await clients.deleteClient(site.clientId, EVERY_CLIENT);
     expect(await ctx.repo(ClientEntity).existsBy({ id: site.clientId })).toBe(false);
     expect(await ctx.repo(SiteEntity).existsBy({ id: site.id })).toBe(false); // sites go with their client
-    await expect(clients.deleteClient(site.clientId)).rejects.toMatchObject({ message: 'Not found' });
+    await expect(clients.deleteClient(site.clientId, EVERY_CLIENT)).rejects.toMatchObject({ message: 'Not found' });
   });
 
   it('ensureClientAndSite makes the default tenant once and finds it afterwards', async () => {

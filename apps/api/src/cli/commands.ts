@@ -9,6 +9,7 @@ import { ApiKeysService, parseDuration } from '../rmm/api-keys/api-keys.service'
 import { cliOutcome, cliTarget } from '../rmm/audit/audit-entry';
 import { AuditService } from '../rmm/audit/audit.service';
 import { ClientsService } from '../rmm/clients/clients.service';
+import { EVERY_CLIENT } from '../rmm/common/client-scope';
 import { OperatorsService } from '../rmm/operators/operators.service';
 import { iso, parseId } from '../common/values';
 
@@ -42,33 +43,35 @@ interface Command {
 
 export const COMMANDS: Record<string, Command> = {
   'apikey create': {
-    synopsis: 'apikey create --name N --scopes S[,S...] [--expires-in 30d]',
-    does: 'create a management API key (prints the secret once)',
+    synopsis: 'apikey create --name N --scopes S[,S...] [--clients ID[,ID...]] [--expires-in 30d]',
+    does: 'create a management API key (prints the secret once); --clients limits it to those clients',
     prepare: (args) => {
-      const { values } = parse(args, { name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' } });
+      const { values } = parse(args, { name: { type: 'string' }, scopes: { type: 'string' }, clients: { type: 'string' }, 'expires-in': { type: 'string' } });
       const name = required(values.name, '--name');
       const scopes = scopeList(required(values.scopes, '--scopes'));
+      const clients = values.clients === undefined ? null : idList(values.clients as string, '--clients');
       const expiresIn = values['expires-in'] === undefined ? undefined : duration(values['expires-in'] as string, '--expires-in');
       return async (ctx, io) => {
-        const { key, secret } = await ctx.get(ApiKeysService).create({ name, scopes, expiresIn });
+        const { key, secret } = await ctx.get(ApiKeysService).create({ name, scopes, clients, expiresIn });
         const expiry = key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : '';
+        const limit = key.clients ? `, clients ${key.clients.join(',')} only` : '';
         // At a terminal the secret is the next line; in a pipe it goes where stdout goes, not "below".
         const where = io.outIsTerminal ? 'the secret below is shown only this once:' : 'the secret is printed on standard output, shown only this once';
-        io.err(`created API key ${key.id} "${key.name}" (${key.scopes.join(',')})${expiry}; ${where}`);
+        io.err(`created API key ${key.id} "${key.name}" (${key.scopes.join(',')})${limit}${expiry}; ${where}`);
         io.out(secret);
       };
     },
   },
   'apikey list': {
     synopsis: 'apikey list',
-    does: 'list keys (never their secrets)',
+    does: 'list keys (never their secrets) with the clients each is limited to (all: none)',
     prepare: (args) => {
       parse(args, {});
       return async (ctx, io) => {
         const keys = await ctx.get(ApiKeysService).list();
-        io.out(['ID', 'NAME', 'PREFIX', 'SCOPES', 'EXPIRES', 'REVOKED', 'LAST USED'].join('\t'));
+        io.out(['ID', 'NAME', 'PREFIX', 'SCOPES', 'CLIENTS', 'EXPIRES', 'REVOKED', 'LAST USED'].join('\t'));
         for (const k of keys) {
-          io.out([k.id, k.name, `${k.prefix}…`, k.scopes.join(','), when(k.expiresAt), when(k.revokedAt), when(k.lastUsedAt)].join('\t'));
+          io.out([k.id, k.name, `${k.prefix}…`, k.scopes.join(','), k.clients?.join(',') ?? 'all', when(k.expiresAt), when(k.revokedAt), when(k.lastUsedAt)].join('\t'));
         }
       };
     },
@@ -134,7 +137,7 @@ export const COMMANDS: Record<string, Command> = {
       return async (ctx, io) => {
         const clients = ctx.get(ClientsService);
         if (!(await clients.exists(clientId))) throw notFound(`no client ${clientId}`);
-        const site = await clients.createSite(clientId, name);
+        const site = await clients.createSite(clientId, name, EVERY_CLIENT);
         io.out(String(site.id));
         io.err(`created site ${site.id} "${site.name}" under client ${site.clientId}`);
       };
@@ -312,7 +315,7 @@ async function checkTenant(
   }
   // --client alone: the enrollment takes the default site, which must be this client's.
   if ((await clients.findSite(defaults.siteId))?.clientId === clientId) return;
-  const [sites] = await clients.sitesOf(clientId, { offset: 0 });
+  const [sites] = await clients.sitesOf(clientId, { offset: 0 }, EVERY_CLIENT);
   if (sites.length === 0) throw invalid(`client ${clientId} has no site: give --site (create one first: site create --client ${clientId} --name N)`);
   throw invalid(`client ${clientId} needs a site: give --site (its sites: ${sites.map((s) => `${s.id} "${s.name}"`).join(', ')})`);
 }
@@ -381,6 +384,13 @@ function scopeList(value: string): string[] {
   return scopes;
 }
 
+/** A comma-separated list of ids (`1,2`): each a positive whole number, no empty entry. */
+function idList(value: string, flag: string): number[] {
+  const items = value.split(',').map((s) => s.trim());
+  if (items.some((s) => s === '')) throw new UsageError(`${flag} has an empty entry in "${value}" (write ID[,ID...] without empty items)`);
+  return items.map((item) => id(item, flag));
+}
+
 function duration(value: string, flag: string): string {
   try {
     parseDuration(value, flag);
@@ -405,10 +415,6 @@ function id(value: string | undefined, what: string): number {
 const when = (d: Date | null): string => iso(d) ?? '-';
 
 /** A comma-separated list of ids (`1,2`). */
-function idList(value: string, flag: string): number[] {
-  return value.split(',').map((v) => id(v.trim(), flag));
-}
-
 async function secret(io: CliIo, prompt: string, confirm: boolean): Promise<string> {
   if (!io.readSecret) throw new Error('no way to read a password here');
   const value = await io.readSecret(prompt, confirm);

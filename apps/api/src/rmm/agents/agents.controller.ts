@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
-import { AuthedRequest } from '../common/principal';
+import { AuthedRequest, clientFilter } from '../common/principal';
 import { ScriptRunAcceptedDto, ScriptRunDto, ScriptRunFilterDto, ScriptRunResultDto, toScriptRunDto } from '../script-runs/script-runs.dto';
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../common/id.pipe';
@@ -21,10 +21,10 @@ export class AgentsController {
   @ApiOperation({ summary: 'List agents; filters hostname (exact), client, site, monitoring_type. Scope: agents:read' })
   @ApiOkResponse({ type: [AgentDto] })
   @ApiResponse({ status: 400, type: RmmErrorDto })
-  async list(@Query() q: AgentFilterDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<AgentDto[] | Readable> {
+  async list(@Query() q: AgentFilterDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AgentDto[] | Readable> {
     const filter = { hostname: q.hostname, clientId: q.client, siteId: q.site, monitoringType: q.monitoring_type };
-    if (!isPaged(q)) return jsonStream(reply, await this.agents.all(filter));
-    const [rows, total] = await this.agents.page(filter, pageOf(q));
+    if (!isPaged(q)) return jsonStream(reply, await this.agents.all(filter, clientFilter(req.principal)));
+    const [rows, total] = await this.agents.page(filter, pageOf(q), clientFilter(req.principal));
     setTotal(reply, total);
     return rows;
   }
@@ -34,8 +34,8 @@ export class AgentsController {
   @ApiOperation({ summary: 'One agent, with patches_pending and wmi_detail. Scope: agents:read' })
   @ApiOkResponse({ type: AgentDetailDto })
   @ApiResponse({ status: 404, type: RmmErrorDto })
-  async get(@Param('agentId', ParseIdPipe) id: number): Promise<AgentDetailDto> {
-    return this.agents.detail(id);
+  async get(@Param('agentId', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<AgentDetailDto> {
+    return this.agents.detail(id, clientFilter(req.principal));
   }
 
   @Delete(':agentId')
@@ -44,8 +44,8 @@ export class AgentsController {
   @ApiOperation({ summary: "Delete the server's record of an agent (and its checks, tasks, alerts); the installed software stays. Scope: agents:write" })
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, type: RmmErrorDto })
-  async remove(@Param('agentId', ParseIdPipe) id: number): Promise<void> {
-    await this.agents.delete(id);
+  async remove(@Param('agentId', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<void> {
+    await this.agents.delete(id, clientFilter(req.principal));
   }
 
   @Post(':agentId/runscript')
@@ -84,8 +84,8 @@ export class AgentsController {
   @ApiOperation({ summary: "An agent's script runs, newest first; filter by output and script. Scope: agents:read" })
   @ApiOkResponse({ type: [ScriptRunDto] })
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent' })
-  async runs(@Param('agentId', ParseIdPipe) id: number, @Query() q: ScriptRunFilterDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ScriptRunDto[]> {
-    const [rows, total] = await this.agents.runs(id, { output: q.output, scriptId: q.script }, pageOf(q));
+  async runs(@Param('agentId', ParseIdPipe) id: number, @Query() q: ScriptRunFilterDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ScriptRunDto[]> {
+    const [rows, total] = await this.agents.runs(id, { output: q.output, scriptId: q.script }, pageOf(q), clientFilter(req.principal));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map(toScriptRunDto);
   }
@@ -95,7 +95,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'One script run of an agent. Scope: agents:read' })
   @ApiOkResponse({ type: ScriptRunDto })
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent or run' })
-  async run(@Param('agentId', ParseIdPipe) id: number, @Param('runId', ParseIdPipe) runId: number): Promise<ScriptRunDto> {
-    return toScriptRunDto(await this.agents.run(id, runId));
+  async run(@Param('agentId', ParseIdPipe) id: number, @Param('runId', ParseIdPipe) runId: number, @Req() req: AuthedRequest): Promise<ScriptRunDto> {
+    return toScriptRunDto(await this.agents.run(id, runId, clientFilter(req.principal)));
   }
 }

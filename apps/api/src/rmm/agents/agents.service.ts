@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentEntity, ScriptRunEntity } from '@app/entities';
-import { Principal } from '../common/principal';
+import { ClientScope, EVERY_CLIENT } from '../common/client-scope';
+import { clientFilter, Principal } from '../common/principal';
 import { fieldInvalid, notFound } from '../../common/errors/domain-error';
 import { Page } from '../common/pagination.dto';
 import { ScriptsService } from '../scripts/scripts.service';
@@ -20,9 +21,9 @@ export class AgentsService {
     private readonly scriptRuns: ScriptRunsService,
   ) {}
 
-  /** One page of agents, and how many the filter matches (X-Total-Count). */
-  async page(filter: AgentFilter, page: Page): Promise<[AgentDto[], number]> {
-    const [rows, total] = await this.repo.page(filter, page);
+  /** One page of the agents the caller may see, and how many of them the filter matches (X-Total-Count). */
+  async page(filter: AgentFilter, page: Page, clients: ClientScope): Promise<[AgentDto[], number]> {
+    const [rows, total] = await this.repo.page(filter, page, clients);
     return [rows.map(rowToAgentDto), total];
   }
 
@@ -31,8 +32,8 @@ export class AgentsService {
    * always was). More: a stream of JSON text, written batch by batch (keyset pages of AGENT_STREAM_BATCH),
    * so that no giant string or array of 20,000 agents is ever held in memory.
    */
-  async all(filter: AgentFilter): Promise<AgentDto[] | Readable> {
-    const first = await this.repo.batchAfter(filter, 0, AGENT_STREAM_BATCH);
+  async all(filter: AgentFilter, clients: ClientScope): Promise<AgentDto[] | Readable> {
+    const first = await this.repo.batchAfter(filter, 0, AGENT_STREAM_BATCH, clients);
     if (first.length < AGENT_STREAM_BATCH) return first.map(rowToAgentDto);
     const repo = this.repo;
     async function* pieces(): AsyncGenerator<string> {
@@ -46,49 +47,52 @@ export class AgentsService {
         }
         yield chunk;
         if (rows.length < AGENT_STREAM_BATCH) break;
-        rows = await repo.batchAfter(filter, rows[rows.length - 1].id, AGENT_STREAM_BATCH);
+        rows = await repo.batchAfter(filter, rows[rows.length - 1].id, AGENT_STREAM_BATCH, clients);
       }
       yield ']';
     }
     return Readable.from(pieces(), { objectMode: false });
   }
 
-  /** The agent detail object, straight from one row (the HTTP route). */
-  async detail(id: number): Promise<AgentDetailDto> {
-    const row = await this.repo.findRowById(id);
+  /** The agent detail object, straight from one row (the HTTP route); 404 for an agent of another client. */
+  async detail(id: number, clients: ClientScope = EVERY_CLIENT): Promise<AgentDetailDto> {
+    const row = await this.repo.findRowById(id, clients);
     if (!row) throw notFound();
     return rowToAgentDetailDto(row);
   }
 
-  /** The agent's entity (the events WebSocket's hello and agent.updated). */
-  async get(id: number): Promise<AgentEntity> {
-    const agent = await this.repo.findById(id);
+  /** The agent's entity (the events WebSocket's hello and agent.updated); `clients`: 404 for another client's. */
+  async get(id: number, clients: ClientScope = EVERY_CLIENT): Promise<AgentEntity> {
+    const agent = await this.repo.findById(id, clients);
     if (!agent) throw notFound();
     return agent;
   }
 
   /** Removes the server's record only; the installed agent is not touched. */
-  async delete(id: number): Promise<void> {
-    if (!(await this.repo.delete(id))) throw notFound();
+  async delete(id: number, clients: ClientScope): Promise<void> {
+    if (!(await this.repo.delete(id, clients))) throw notFound();
   }
 
   /**
-   * Checked in this order: the body (by the pipe), the agent (404), the script (400, a body field), then the
-   * agent's channel (409 at once when not connected); then the run is stored and sent (ScriptRunsService).
+   * Checked in this order: the body (by the pipe), the agent (404, also when it is another client's than the
+   * caller's), the script (400, a body field), then the agent's channel (409 at once when not connected); then
+   * the run is stored and sent (ScriptRunsService).
    */
   async runScript(agentId: number, body: RunScriptDto, key: Principal | undefined): Promise<{ accepted: true; body: ScriptRunAcceptedDto } | { accepted: false; body: ScriptRunResultDto }> {
-    if (!(await this.repo.exists(agentId))) throw notFound();
+    if (!(await this.repo.exists(agentId, clientFilter(key)))) throw notFound();
     if (!(await this.scripts.exists(body.script))) throw fieldInvalid('script', `no script ${body.script}`);
     const script = await this.scripts.get(body.script);
     return this.scriptRuns.run(agentId, script, { output: body.output ?? 'wait', args: body.args, timeout: body.timeout }, key);
   }
 
-  async runs(agentId: number, filter: RunFilter, page: Page): Promise<[ScriptRunEntity[], number]> {
-    if (!(await this.repo.exists(agentId))) throw notFound();
+  /** The agent's runs (404 for an unknown agent, or one of another client than the caller's). */
+  async runs(agentId: number, filter: RunFilter, page: Page, clients: ClientScope): Promise<[ScriptRunEntity[], number]> {
+    if (!(await this.repo.exists(agentId, clients))) throw notFound();
     return this.scriptRuns.list(agentId, filter, page);
   }
 
-  run(agentId: number, runId: number): Promise<ScriptRunEntity> {
+  async run(agentId: number, runId: number, clients: ClientScope): Promise<ScriptRunEntity> {
+    if (!(await this.repo.exists(agentId, clients))) throw notFound();
     return this.scriptRuns.get(agentId, runId);
   }
 }

@@ -39,12 +39,23 @@ const FROM = `agents a LEFT JOIN clients c ON c.id = a.client_id LEFT JOIN sites
 export const AGENT_DETAIL_SQL = `SELECT ${DETAIL_COLUMNS} FROM ${FROM} WHERE a.id = $1`;
 /** The same rows for several agents at once (the events WebSockets' agent.updated, read in batches). */
 export const AGENT_DETAILS_SQL = `SELECT ${DETAIL_COLUMNS} FROM ${FROM} WHERE a.id = ANY($1::int[])`;
+/** AGENT_DETAIL_SQL for a client-limited caller ($2: its clients): another client's agent is not found. */
+export const AGENT_DETAIL_IN_CLIENTS_SQL = `${AGENT_DETAIL_SQL} AND a.client_id = ANY($2::int[])`;
+
+/**
+ * Whether the agent exists for the caller ($2: its clients, or null for every client); deletes it likewise.
+ * (Unnamed statements are planned with their values, so `$2 IS NULL` costs nothing.)
+ */
+export const AGENT_EXISTS_SQL = `SELECT EXISTS (SELECT 1 FROM agents a WHERE a.id = $1 AND ($2::int[] IS NULL OR a.client_id = ANY($2::int[]))) AS found`;
+export const AGENT_DELETE_SQL = `DELETE FROM agents a WHERE a.id = $1 AND ($2::int[] IS NULL OR a.client_id = ANY($2::int[]))`;
 
 export interface AgentListFilter {
   hostname?: string;
   clientId?: number;
   siteId?: number;
   monitoringType?: string;
+  /** Only agents of these clients (a client-limited caller); absent or null: every agent. */
+  clients?: readonly number[] | null;
 }
 
 export interface Sql {
@@ -58,6 +69,7 @@ function where(f: AgentListFilter, values: unknown[]): string[] {
   if (f.clientId !== undefined) conds.push(`a.client_id = $${values.push(f.clientId)}`);
   if (f.siteId !== undefined) conds.push(`a.site_id = $${values.push(f.siteId)}`);
   if (f.monitoringType !== undefined) conds.push(`a.monitoring_type = $${values.push(f.monitoringType)}`);
+  if (f.clients !== undefined && f.clients !== null) conds.push(`a.client_id = ANY($${values.push(f.clients)}::int[])`);
   return conds;
 }
 

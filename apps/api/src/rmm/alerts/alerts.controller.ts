@@ -1,7 +1,7 @@
 import { Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AuthedRequest } from '../common/principal';
+import { AuthedRequest, clientFilter } from '../common/principal';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, pageOf } from '../common/pagination.dto';
@@ -20,9 +20,9 @@ export class AlertsController {
   @ApiOperation({ summary: 'List active alerts (resolved=true: resolved ones); filters agent, severity, alert_type, snoozed. Scope: alerts:read' })
   @ApiOkResponse({ type: [AlertDto] })
   @ApiResponse({ status: 400, type: RmmErrorDto })
-  async list(@Query() q: AlertFilterDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<AlertDto[]> {
+  async list(@Query() q: AlertFilterDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AlertDto[]> {
     const filter = { agentId: q.agent === undefined ? undefined : Number(q.agent), severity: q.severity, alertType: q.alert_type, resolved: q.resolved ?? false, snoozed: q.snoozed };
-    const [rows, total] = await this.alerts.list(filter, pageOf(q));
+    const [rows, total] = await this.alerts.list(filter, pageOf(q), clientFilter(req.principal));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map(toAlertDto);
   }
@@ -31,8 +31,8 @@ export class AlertsController {
   @RequireScope('alerts:read')
   @ApiOperation({ summary: 'One alert. Scope: alerts:read' })
   @ApiOkResponse({ type: AlertDto })
-  async get(@Param('id', ParseIdPipe) id: number): Promise<AlertDto> {
-    return toAlertDto(await this.alerts.get(id));
+  async get(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<AlertDto> {
+    return toAlertDto(await this.alerts.get(id, clientFilter(req.principal)));
   }
 
   @Post(':id/acknowledge')
@@ -41,7 +41,7 @@ export class AlertsController {
   @ApiOperation({ summary: 'Mark an alert seen, not resolved (records the key name and time; the first acknowledgement stays). Scope: alerts:write' })
   @ApiOkResponse({ type: AlertDto })
   async acknowledge(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<AlertDto> {
-    return toAlertDto(await this.alerts.acknowledge(id, req.principal!.name));
+    return toAlertDto(await this.alerts.acknowledge(id, req.principal!.name, clientFilter(req.principal)));
   }
 
   @Post(':id/resolve')
@@ -50,6 +50,6 @@ export class AlertsController {
   @ApiOperation({ summary: 'Resolve an alert: it leaves the active list. Scope: alerts:write' })
   @ApiOkResponse({ type: AlertDto })
   async resolve(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<AlertDto> {
-    return toAlertDto(await this.alerts.resolve(id, req.principal!.name));
+    return toAlertDto(await this.alerts.resolve(id, req.principal!.name, clientFilter(req.principal)));
   }
 }

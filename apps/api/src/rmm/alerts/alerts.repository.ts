@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { FindOptionsWhere, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
 import { AlertEntity, AlertSeverity, AlertType } from '@app/entities';
+import { ClientScope, ofAgentsInScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 
 export interface AlertFilter {
@@ -34,18 +35,26 @@ export class AlertsRepository {
   }
 
 
-  /** By id (the order they were raised); active alerts use IDX_alerts_active. */
-  list(f: AlertFilter, page: Page): Promise<[AlertEntity[], number]> {
-    const where: FindOptionsWhere<AlertEntity> = { resolved: f.resolved };
-    if (f.agentId !== undefined) where.agentId = f.agentId;
-    if (f.severity !== undefined) where.severity = f.severity;
-    if (f.alertType !== undefined) where.alertType = f.alertType;
-    if (f.snoozed !== undefined) where.snoozed = f.snoozed;
-    return this.alerts.findAndCount({ where, order: { id: 'ASC' }, skip: page.offset, take: page.limit });
+  /**
+   * By id (the order they were raised); active alerts use IDX_alerts_active. `clients`: only alerts of agents of
+   * those clients (rows and count).
+   */
+  list(f: AlertFilter, page: Page, clients: ClientScope): Promise<[AlertEntity[], number]> {
+    const q = ofAgentsInScope(this.alerts.createQueryBuilder('x'), clients).where('x.resolved = :resolved', { resolved: f.resolved });
+    if (f.agentId !== undefined) q.andWhere('x.agentId = :agentId', { agentId: f.agentId });
+    if (f.severity !== undefined) q.andWhere('x.severity = :severity', { severity: f.severity });
+    if (f.alertType !== undefined) q.andWhere('x.alertType = :alertType', { alertType: f.alertType });
+    if (f.snoozed !== undefined) q.andWhere('x.snoozed = :snoozed', { snoozed: f.snoozed });
+    return q.orderBy('x.id', 'ASC').offset(page.offset).limit(page.limit).getManyAndCount();
   }
 
   findById(id: number): Promise<AlertEntity | null> {
     return this.alerts.findOneBy({ id });
+  }
+
+  /** findById for a caller: null for an alert of another client's agent. */
+  findVisible(id: number, clients: ClientScope): Promise<AlertEntity | null> {
+    return ofAgentsInScope(this.alerts.createQueryBuilder('x'), clients).where('x.id = :id', { id }).getOne();
   }
 
   /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AlertEntity, AlertSeverity, AlertType } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { notFound } from '../../common/errors/domain-error';
+import { ClientScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 import { RmmEvents } from '../events/rmm-events';
 import { toAlertDto } from './alerts.dto';
@@ -18,12 +19,13 @@ export class AlertsService {
     private readonly events: RmmEvents,
   ) {}
 
-  list(filter: AlertFilter, page: Page): Promise<[AlertEntity[], number]> {
-    return this.repo.list(filter, page);
+  /** `clients`: the caller's (alerts of other clients' agents do not exist for it: 404, absent from lists). */
+  list(filter: AlertFilter, page: Page, clients: ClientScope): Promise<[AlertEntity[], number]> {
+    return this.repo.list(filter, page, clients);
   }
 
-  async get(id: number): Promise<AlertEntity> {
-    const a = await this.repo.findById(id);
+  async get(id: number, clients: ClientScope): Promise<AlertEntity> {
+    const a = await this.repo.findVisible(id, clients);
     if (!a) throw notFound();
     return a;
   }
@@ -31,19 +33,22 @@ export class AlertsService {
   /**
    * Marks an open alert seen (not resolved): who (the key's name) and when. The UPDATE decides: a second
    * acknowledgement, or one of a resolved alert, changes nothing and answers the alert as it is (200, not an
-   * error: the caller's intent, "seen", holds). alert.acknowledged only when this call changed it.
+   * error: the caller's intent, "seen", holds). alert.acknowledged only when this call changed it. 404, and
+   * nothing changed, for an alert the caller may not see.
    */
-  async acknowledge(id: number, by: string): Promise<AlertEntity> {
+  async acknowledge(id: number, by: string, clients: ClientScope): Promise<AlertEntity> {
+    await this.get(id, clients);
     const changed = await this.repo.acknowledge(id, by, this.clock.now());
-    const after = await this.get(id);
+    const after = await this.get(id, clients);
     if (changed) this.events.emit('alert.acknowledged', { agentId: after.agentId, alert: toAlertDto(after) });
     return after;
   }
 
   /** Resolves the alert: it leaves the active list. The UPDATE decides: idempotent, alert.resolved once. */
-  async resolve(id: number, by: string): Promise<AlertEntity> {
+  async resolve(id: number, by: string, clients: ClientScope): Promise<AlertEntity> {
+    await this.get(id, clients);
     const changed = await this.repo.resolve(id, by, this.clock.now());
-    const after = await this.get(id);
+    const after = await this.get(id, clients);
     if (changed) this.events.emit('alert.resolved', { agentId: after.agentId, alert: toAlertDto(after) });
     return after;
   }

@@ -1,7 +1,8 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../common/id.pipe';
+import { AuthedRequest, clientFilter } from '../common/principal';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
@@ -26,11 +27,11 @@ export class ApiKeysController {
 
   @Post()
   @RequireScope('admin')
-  @ApiOperation({ summary: 'Create an API key; the answer shows its secret once. Scope: admin' })
+  @ApiOperation({ summary: 'Create an API key, limited to some clients or not (clients); the answer shows its secret once. Scope: admin' })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
-  @ApiResponse({ status: 400, type: RmmErrorDto })
-  async create(@Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
-    const { key, secret } = await this.keys.create({ name: body.name, scopes: body.scopes, expiresIn: body.expires_in, expiresAt: body.expires_at });
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (e.g. clients: no client 9)' })
+  async create(@Body() body: CreateApiKeyDto, @Req() req: AuthedRequest): Promise<CreatedApiKeyDto> {
+    const { key, secret } = await this.keys.create({ name: body.name, scopes: body.scopes, expiresIn: body.expires_in, expiresAt: body.expires_at, clients: body.clients, createdBy: clientFilter(req.principal) });
     return { ...toApiKeyDto(key), key: secret };
   }
 

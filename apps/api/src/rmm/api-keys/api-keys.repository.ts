@@ -13,8 +13,14 @@ export class ApiKeysRepository {
   }
 
 
-  insert(key: Pick<ApiKeyEntity, 'name' | 'prefix' | 'secretHash' | 'scopes' | 'expiresAt'>): Promise<ApiKeyEntity> {
+  insert(key: Pick<ApiKeyEntity, 'name' | 'prefix' | 'secretHash' | 'scopes' | 'clients' | 'expiresAt'>): Promise<ApiKeyEntity> {
     return this.repo.save(this.repo.create(key));
+  }
+
+  /** Which of these client ids exist. */
+  async existingClients(ids: readonly number[]): Promise<Set<number>> {
+    const rows = await this.tx.rows<{ id: number }>(`SELECT id FROM clients WHERE id = ANY($1::int[])`, [ids]);
+    return new Set(rows.map((r) => r.id));
   }
 
   list(page: Page): Promise<[ApiKeyEntity[], number]> {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { API_KEY_SCOPES, ApiKeyEntity, ApiKeyScope } from '@app/entities';
 import { Clock } from '../../common/clock';
-import { CommonErrorCode, DomainError, invalid, notFound } from '../../common/errors/domain-error';
+import { CommonErrorCode, DomainError, FieldError, invalid, notFound } from '../../common/errors/domain-error';
+import { ClientScope, EVERY_CLIENT, inScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 import { RmmEvents } from '../events/rmm-events';
 import { apiKeyMatches, apiKeyPrefix, generateApiKeySecret, hashApiKey } from './api-key-secret';
@@ -15,6 +16,10 @@ export interface NewApiKey {
   /** A duration from now ("30d"), or a time (ISO 8601 text or a Date); never both. Neither: no expiry. */
   expiresIn?: string;
   expiresAt?: string | Date | null;
+  /** The only clients the key may see and act in; absent or null: every client. */
+  clients?: readonly number[] | null;
+  /** The clients of whoever creates it (absent: every client, the CLI): a limited creator grants only its own. */
+  createdBy?: ClientScope;
 }
 
 /** As the column and the API's DTO allow. */
@@ -46,6 +51,7 @@ export class ApiKeysService {
       throw invalid(`name must be at most ${MAX_KEY_NAME_LENGTH} characters`, [{ field: 'name', message: `at most ${MAX_KEY_NAME_LENGTH} characters` }]);
     }
     const scopes = normaliseScopes(input.scopes);
+    const clients = await this.grantableClients(input.clients ?? null, input.createdBy ?? EVERY_CLIENT);
     const expiresAt =
       input.expiresAt instanceof Date
         ? keyExpiry(this.clock.now(), { expiresAt: input.expiresAt.toISOString() })
@@ -55,9 +61,28 @@ export class ApiKeysService {
       prefix: apiKeyPrefix(secret),
       secretHash: hashApiKey(secret),
       scopes,
+      clients,
       expiresAt,
     });
     return { key, secret };
+  }
+
+  /**
+   * A new key's clients: each must exist, and be one of its creator's when the creator is limited (another
+   * client is answered as an unknown one); a limited creator must limit the new key (no way out of its own
+   * limit). 400 naming `clients` otherwise. Sorted and without repeats.
+   */
+  private async grantableClients(given: readonly number[] | null, creator: ClientScope): Promise<number[] | null> {
+    if (given === null) {
+      if (creator === null) return null;
+      throw invalid('validation error', [{ field: 'clients', message: 'required: a key limited to some clients may only create keys limited to some of them' }]);
+    }
+    if (given.length === 0) throw invalid('validation error', [{ field: 'clients', message: 'at least one client (or leave clients out for every client)' }]);
+    const ids = [...new Set(given)].sort((a, b) => a - b);
+    const existing = await this.keys.existingClients(ids);
+    const errors: FieldError[] = ids.filter((id) => !existing.has(id) || !inScope(creator, id)).map((id) => ({ field: 'clients', message: `no client ${id}` }));
+    if (errors.length > 0) throw invalid('validation error', errors);
+    return ids;
   }
 
   /** Every key, by id. */

@@ -48,7 +48,7 @@ export function requestedPath(url: string): string {
 }
 
 /** CLI flags whose values are safe to keep; every other flag's value is replaced (a password, a typo of one). */
-const KEPT_FLAGS = new Set(['--name', '--scopes', '--expires-in', '--email', '--client', '--site']);
+const KEPT_FLAGS = new Set(['--name', '--scopes', '--clients', '--expires-in', '--email', '--client', '--site']);
 const REDACTED = '[redacted]';
 
 /**

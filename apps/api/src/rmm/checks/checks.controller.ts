@@ -2,7 +2,7 @@ import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res }
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { hasScope } from '../api-keys/api-keys.service';
-import { AuthedRequest } from '../common/principal';
+import { AuthedRequest, clientFilter } from '../common/principal';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
@@ -25,8 +25,8 @@ export class ChecksController {
   @ApiOperation({ summary: "List checks, all or one agent's (?agent=). Scope: checks:read" })
   @ApiOkResponse({ type: [CheckDto] })
   @ApiResponse({ status: 400, type: RmmErrorDto })
-  async list(@Query() q: CheckFilterDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<CheckDto[]> {
-    const [rows, total] = await this.checks.list(q.agent === undefined ? undefined : Number(q.agent), pageOf(q));
+  async list(@Query() q: CheckFilterDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<CheckDto[]> {
+    const [rows, total] = await this.checks.list(q.agent === undefined ? undefined : Number(q.agent), pageOf(q), clientFilter(req.principal));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map(toCheckDto);
   }
@@ -35,8 +35,8 @@ export class ChecksController {
   @RequireScope('checks:read')
   @ApiOperation({ summary: 'One check. Scope: checks:read' })
   @ApiOkResponse({ type: CheckDto })
-  async get(@Param('id', ParseIdPipe) id: number): Promise<CheckDto> {
-    return toCheckDto(await this.checks.get(id));
+  async get(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<CheckDto> {
+    return toCheckDto(await this.checks.get(id, clientFilter(req.principal)));
   }
 
   @Get(':id/history')
@@ -44,8 +44,8 @@ export class ChecksController {
   @ApiOperation({ summary: `A check's results, newest first (the newest ${HISTORY_KEEP} are kept; limit/offset page it). Scope: checks:read` })
   @ApiOkResponse({ type: [CheckResultDto] })
   @ApiResponse({ status: 400, type: RmmErrorDto })
-  async history(@Param('id', ParseIdPipe) id: number, @Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<CheckResultDto[]> {
-    const [rows, total] = await this.checks.history(id, pageOf(q));
+  async history(@Param('id', ParseIdPipe) id: number, @Query() q: PageQueryDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<CheckResultDto[]> {
+    const [rows, total] = await this.checks.history(id, pageOf(q), clientFilter(req.principal));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map(toCheckResultDto);
   }
@@ -57,7 +57,7 @@ export class ChecksController {
   @ApiCreatedResponse({ type: CheckDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (e.g. settings.threshold_percent), unknown agent or script' })
   async create(@Body() body: CreateCheckDto, @Req() req: AuthedRequest): Promise<CheckDto> {
-    return toCheckDto(await this.checks.create(body, hasScope(req.principal!, 'scripts:run')));
+    return toCheckDto(await this.checks.create(body, clientFilter(req.principal), hasScope(req.principal!, 'scripts:run')));
   }
 
   @Put(':id')
@@ -68,7 +68,7 @@ export class ChecksController {
   })
   @ApiOkResponse({ type: CheckDto })
   async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto, @Req() req: AuthedRequest): Promise<CheckDto> {
-    return toCheckDto(await this.checks.update(id, body, hasScope(req.principal!, 'scripts:run')));
+    return toCheckDto(await this.checks.update(id, body, clientFilter(req.principal), hasScope(req.principal!, 'scripts:run')));
   }
 
   @Patch(':id')
@@ -77,7 +77,7 @@ export class ChecksController {
   @ApiOperation({ summary: `Change a check (same as PUT). Scope: checks:write, and scripts:run ${SCRIPT_CHECK}` })
   @ApiOkResponse({ type: CheckDto })
   async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateCheckDto, @Req() req: AuthedRequest): Promise<CheckDto> {
-    return toCheckDto(await this.checks.update(id, body, hasScope(req.principal!, 'scripts:run')));
+    return toCheckDto(await this.checks.update(id, body, clientFilter(req.principal), hasScope(req.principal!, 'scripts:run')));
   }
 
   @Delete(':id')
@@ -85,7 +85,7 @@ export class ChecksController {
   @RequireScope('checks:write')
   @ApiOperation({ summary: 'Delete a check: its open check_failure alert is resolved (by system) and the agent stops running it. Scope: checks:write' })
   @ApiNoContentResponse()
-  async remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
-    await this.checks.delete(id);
+  async remove(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<void> {
+    await this.checks.delete(id, clientFilter(req.principal));
   }
 }

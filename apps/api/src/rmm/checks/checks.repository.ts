@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { FindOptionsWhere, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
-import { AgentEntity, AlertSeverity, CheckEntity, CheckResultEntity, CheckStatus, CheckType, ScriptEntity } from '@app/entities';
+import { AlertSeverity, CheckEntity, CheckResultEntity, CheckStatus, CheckType, ScriptEntity } from '@app/entities';
+import { ClientScope, ofAgentsInScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
+import { AGENT_EXISTS_SQL } from '../agents/agents.sql';
 
 export type CheckFields = Pick<CheckEntity, 'agentId' | 'checkType' | 'name' | 'settings' | 'scriptId' | 'failsB4Alert' | 'runInterval' | 'severity'>;
 
@@ -49,10 +51,6 @@ export class ChecksRepository {
     return this.tx.repo(CheckEntity);
   }
 
-  private get agents(): Repository<AgentEntity> {
-    return this.tx.repo(AgentEntity);
-  }
-
   private get scripts(): Repository<ScriptEntity> {
     return this.tx.repo(ScriptEntity);
   }
@@ -61,18 +59,20 @@ export class ChecksRepository {
     return this.tx.repo(CheckResultEntity);
   }
 
-  /** By id; with an agent, uses IDX_checks_agent. */
-  list(agentId: number | undefined, page: Page): Promise<[CheckEntity[], number]> {
-    const where: FindOptionsWhere<CheckEntity> = agentId === undefined ? {} : { agentId };
-    return this.checks.findAndCount({ where, order: { id: 'ASC' }, skip: page.offset, take: page.limit });
+  /** By id; with an agent, uses IDX_checks_agent. `clients`: only checks of agents of those clients (rows and count). */
+  list(agentId: number | undefined, page: Page, clients: ClientScope): Promise<[CheckEntity[], number]> {
+    const q = ofAgentsInScope(this.checks.createQueryBuilder('c'), clients);
+    if (agentId !== undefined) q.andWhere('c.agentId = :agentId', { agentId });
+    return q.orderBy('c.id', 'ASC').offset(page.offset).limit(page.limit).getManyAndCount();
   }
 
-  findById(id: number): Promise<CheckEntity | null> {
-    return this.checks.findOneBy({ id });
+  findById(id: number, clients: ClientScope): Promise<CheckEntity | null> {
+    return ofAgentsInScope(this.checks.createQueryBuilder('c'), clients).where('c.id = :id', { id }).getOne();
   }
 
-  agentExists(id: number): Promise<boolean> {
-    return this.agents.existsBy({ id });
+  async agentExists(id: number, clients: ClientScope): Promise<boolean> {
+    const [row] = await this.tx.rows<{ found: boolean }>(AGENT_EXISTS_SQL, [id, clients]);
+    return row.found;
   }
 
   scriptExists(id: number): Promise<boolean> {

@@ -3,6 +3,7 @@ import { CheckEntity, CheckResultEntity, CheckType } from '@app/entities';
 import { invalid, notFound } from '../../common/errors/domain-error';
 import { AlertsService } from '../alerts/alerts.service';
 import { permissionDenied } from '../api-keys/api-keys.service';
+import { ClientScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 import { defaultCheckName, settingsErrors } from './check-settings';
 import { CheckSync } from './check-sync';
@@ -17,31 +18,33 @@ export class ChecksService {
     private readonly alerts: AlertsService,
   ) {}
 
-  list(agentId: number | undefined, page: Page): Promise<[CheckEntity[], number]> {
-    return this.repo.list(agentId, page);
+  /** `clients`: the caller's (checks of other clients' agents do not exist for it: 404, absent from lists). */
+  list(agentId: number | undefined, page: Page, clients: ClientScope): Promise<[CheckEntity[], number]> {
+    return this.repo.list(agentId, page, clients);
   }
 
-  async get(id: number): Promise<CheckEntity> {
-    const c = await this.repo.findById(id);
+  async get(id: number, clients: ClientScope): Promise<CheckEntity> {
+    const c = await this.repo.findById(id, clients);
     if (!c) throw notFound();
     return c;
   }
 
   /** The check's results, newest first (404 for an unknown check). */
-  async history(id: number, page: Page): Promise<[CheckResultEntity[], number]> {
-    await this.get(id);
+  async history(id: number, page: Page, clients: ClientScope): Promise<[CheckResultEntity[], number]> {
+    await this.get(id, clients);
     return this.repo.history(id, page);
   }
 
   /**
    * Creates the check and sends the agent its new list (it runs the new check at once). A script check runs
    * code on the agent: it needs `mayRunScripts` (the key's scripts:run), else 403 before anything is read or written.
+   * An agent of another client than the caller's is answered as an unknown one.
    */
-  async create(body: CreateCheckDto, mayRunScripts = false): Promise<CheckEntity> {
+  async create(body: CreateCheckDto, clients: ClientScope, mayRunScripts = false): Promise<CheckEntity> {
     if (body.check_type === 'script' && !mayRunScripts) throw permissionDenied();
     const agentId = Number(body.agent);
     const settings = await this.validSettings(body.check_type, body.settings);
-    if (!(await this.repo.agentExists(agentId))) throw invalid('validation error', [{ field: 'agent', message: `no agent ${body.agent}` }]);
+    if (!(await this.repo.agentExists(agentId, clients))) throw invalid('validation error', [{ field: 'agent', message: `no agent ${body.agent}` }]);
     const check = await this.repo.insert({
       agentId,
       checkType: body.check_type,
@@ -60,8 +63,8 @@ export class ChecksService {
    * (the agent runs a changed check at once). Any change of a script check needs `mayRunScripts` (the key's
    * scripts:run; the agent runs it again at once), else 403 before anything is written or sent.
    */
-  async update(id: number, body: UpdateCheckDto, mayRunScripts = false): Promise<CheckEntity> {
-    const check = await this.get(id);
+  async update(id: number, body: UpdateCheckDto, clients: ClientScope, mayRunScripts = false): Promise<CheckEntity> {
+    const check = await this.get(id, clients);
     if (check.checkType === 'script' && !mayRunScripts) throw permissionDenied();
     const fields: Partial<CheckFields> = {};
     if (body.name !== undefined) fields.name = body.name.trim();
@@ -77,12 +80,12 @@ export class ChecksService {
     }
     await this.repo.update(id, fields);
     this.sync.push(check.agentId);
-    return this.get(id);
+    return this.get(id, clients);
   }
 
   /** Deletes the check: its open check_failure alert is resolved by 'system' first, and the agent stops running it. */
-  async delete(id: number): Promise<void> {
-    const check = await this.get(id);
+  async delete(id: number, clients: ClientScope): Promise<void> {
+    const check = await this.get(id, clients);
     await this.alerts.resolveBySystem({ alertType: 'check_failure', id });
     if (!(await this.repo.delete(id))) throw notFound();
     this.sync.push(check.agentId);

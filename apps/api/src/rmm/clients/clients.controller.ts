@@ -1,7 +1,8 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../common/id.pipe';
+import { AuthedRequest, clientFilter } from '../common/principal';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
@@ -18,8 +19,8 @@ export class ClientsController {
   @RequireScope('clients:read')
   @ApiOperation({ summary: 'List clients with their sites. Scope: clients:read' })
   @ApiOkResponse({ type: [ClientDto] })
-  async list(@Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ClientDto[]> {
-    const [rows, total] = await this.clients.listPage(pageOf(q));
+  async list(@Query() q: PageQueryDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ClientDto[]> {
+    const [rows, total] = await this.clients.listPage(pageOf(q), clientFilter(req.principal));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map(toClientDto);
   }
@@ -37,24 +38,24 @@ export class ClientsController {
   @RequireScope('clients:read')
   @ApiOperation({ summary: 'One client with its sites. Scope: clients:read' })
   @ApiOkResponse({ type: ClientDto })
-  async get(@Param('id', ParseIdPipe) id: number): Promise<ClientDto> {
-    return toClientDto(await this.clients.get(id));
+  async get(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<ClientDto> {
+    return toClientDto(await this.clients.get(id, clientFilter(req.principal)));
   }
 
   @Put(':id')
   @RequireScope('clients:write')
   @ApiOperation({ summary: 'Rename a client. Scope: clients:write' })
   @ApiOkResponse({ type: ClientDto })
-  async rename(@Param('id', ParseIdPipe) id: number, @Body() body: RenameDto): Promise<ClientDto> {
-    return toClientDto(await this.clients.renameClient(id, body.name));
+  async rename(@Param('id', ParseIdPipe) id: number, @Body() body: RenameDto, @Req() req: AuthedRequest): Promise<ClientDto> {
+    return toClientDto(await this.clients.renameClient(id, body.name, clientFilter(req.principal)));
   }
 
   @Patch(':id')
   @RequireScope('clients:write')
   @ApiOperation({ summary: 'Rename a client (same as PUT). Scope: clients:write' })
   @ApiOkResponse({ type: ClientDto })
-  async patch(@Param('id', ParseIdPipe) id: number, @Body() body: RenameDto): Promise<ClientDto> {
-    return toClientDto(await this.clients.renameClient(id, body.name));
+  async patch(@Param('id', ParseIdPipe) id: number, @Body() body: RenameDto, @Req() req: AuthedRequest): Promise<ClientDto> {
+    return toClientDto(await this.clients.renameClient(id, body.name, clientFilter(req.principal)));
   }
 
   @Delete(':id')
@@ -63,16 +64,16 @@ export class ClientsController {
   @ApiOperation({ summary: 'Delete a client with its sites and deployments; refused (400) while it has agents. Scope: admin' })
   @ApiNoContentResponse()
   @ApiResponse({ status: 400, type: RmmErrorDto, description: '{detail: "client N still has M agent(s): delete or move them first"}' })
-  async remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
-    await this.clients.deleteClient(id);
+  async remove(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<void> {
+    await this.clients.deleteClient(id, clientFilter(req.principal));
   }
 
   @Get(':id/sites')
   @RequireScope('clients:read')
   @ApiOperation({ summary: "List a client's sites. Scope: clients:read" })
   @ApiOkResponse({ type: [SiteDto] })
-  async sites(@Param('id', ParseIdPipe) id: number, @Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<SiteDto[]> {
-    const [rows, total] = await this.clients.sitesOf(id, pageOf(q));
+  async sites(@Param('id', ParseIdPipe) id: number, @Query() q: PageQueryDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SiteDto[]> {
+    const [rows, total] = await this.clients.sitesOf(id, pageOf(q), clientFilter(req.principal));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map(toSiteDto);
   }
@@ -81,16 +82,16 @@ export class ClientsController {
   @RequireScope('clients:write')
   @ApiOperation({ summary: 'Create a site under a client. Scope: clients:write' })
   @ApiCreatedResponse({ type: SiteDto })
-  async createSite(@Param('id', ParseIdPipe) id: number, @Body() body: RenameDto): Promise<SiteDto> {
-    return toSiteDto(await this.clients.createSite(id, body.name));
+  async createSite(@Param('id', ParseIdPipe) id: number, @Body() body: RenameDto, @Req() req: AuthedRequest): Promise<SiteDto> {
+    return toSiteDto(await this.clients.createSite(id, body.name, clientFilter(req.principal)));
   }
 
   @Put(':id/sites/:siteId')
   @RequireScope('clients:write')
   @ApiOperation({ summary: 'Rename a site. Scope: clients:write' })
   @ApiOkResponse({ type: SiteDto })
-  async renameSite(@Param('id', ParseIdPipe) id: number, @Param('siteId', ParseIdPipe) siteId: number, @Body() body: RenameDto): Promise<SiteDto> {
-    return toSiteDto(await this.clients.renameSite(id, siteId, body.name));
+  async renameSite(@Param('id', ParseIdPipe) id: number, @Param('siteId', ParseIdPipe) siteId: number, @Body() body: RenameDto, @Req() req: AuthedRequest): Promise<SiteDto> {
+    return toSiteDto(await this.clients.renameSite(id, siteId, body.name, clientFilter(req.principal)));
   }
 
   @Delete(':id/sites/:siteId')
@@ -99,7 +100,7 @@ export class ClientsController {
   @ApiOperation({ summary: 'Delete a site and its deployments; refused (400) while it has agents. Scope: clients:write' })
   @ApiNoContentResponse()
   @ApiResponse({ status: 400, type: RmmErrorDto, description: '{detail: "site N still has M agent(s): delete or move them first"}' })
-  async removeSite(@Param('id', ParseIdPipe) id: number, @Param('siteId', ParseIdPipe) siteId: number): Promise<void> {
-    await this.clients.deleteSite(id, siteId);
+  async removeSite(@Param('id', ParseIdPipe) id: number, @Param('siteId', ParseIdPipe) siteId: number, @Req() req: AuthedRequest): Promise<void> {
+    await this.clients.deleteSite(id, siteId, clientFilter(req.principal));
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
 import { ClientEntity, SiteEntity } from '@app/entities';
+import { ClientScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 
 @Injectable()
@@ -17,9 +18,11 @@ export class ClientsRepository {
   }
 
 
-  /** One page of clients (by id) with all their sites (by id), and the number of clients. */
-  async listWithSites(page: Page): Promise<[ClientEntity[], number]> {
-    const [clients, total] = await this.clients.findAndCount({ order: { id: 'ASC' }, skip: page.offset, take: page.limit });
+  /** One page of clients (by id) with all their sites (by id), and the number of clients; `scope`: only those clients. */
+  async listWithSites(page: Page, scope: ClientScope): Promise<[ClientEntity[], number]> {
+    const q = this.clients.createQueryBuilder('c');
+    if (scope !== null) q.where('c.id = ANY(:scope)', { scope: [...scope] });
+    const [clients, total] = await q.orderBy('c.id', 'ASC').offset(page.offset).limit(page.limit).getManyAndCount();
     const sites = clients.length === 0 ? [] : await this.sites.find({ where: { clientId: In(clients.map((c) => c.id)) }, order: { id: 'ASC' } });
     for (const client of clients) client.sites = sites.filter((s) => s.clientId === client.id);
     return [clients, total];

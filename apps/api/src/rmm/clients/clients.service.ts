@@ -5,6 +5,7 @@ import { isStillReferenced, isUniqueViolation } from '../../database/pg-errors';
 import { TransactionHost } from '../../database/transaction-host';
 import { ClientsErrorCode } from './clients.errors';
 import { ClientsRepository } from './clients.repository';
+import { ClientScope, EVERY_CLIENT, inScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 
 const ALL: Page = { offset: 0 };
@@ -18,12 +19,15 @@ export class ClientsService {
 
   /** Every client with its sites. */
   async list(): Promise<ClientEntity[]> {
-    return (await this.repo.listWithSites(ALL))[0];
+    return (await this.repo.listWithSites(ALL, EVERY_CLIENT))[0];
   }
 
-  /** One page of clients with their sites, and the number of clients. */
-  listPage(page: Page): Promise<[ClientEntity[], number]> {
-    return this.repo.listWithSites(page);
+  /**
+   * One page of the clients the caller may see (`clients`), with their sites, and their number. For a
+   * client-limited caller another client, its sites included, does not exist: 404 below.
+   */
+  listPage(page: Page, clients: ClientScope): Promise<[ClientEntity[], number]> {
+    return this.repo.listWithSites(page, clients);
   }
 
   async exists(id: number): Promise<boolean> {
@@ -49,9 +53,9 @@ export class ClientsService {
     }
   }
 
-  async createSite(clientId: number, name: string, field = 'name'): Promise<SiteEntity> {
+  async createSite(clientId: number, name: string, clients: ClientScope, field = 'name'): Promise<SiteEntity> {
     const clean = requireName(name, field);
-    if (!(await this.repo.findClient(clientId))) throw notFound();
+    if (!inScope(clients, clientId) || !(await this.repo.findClient(clientId))) throw notFound();
     try {
       return await this.repo.insertSite(clientId, clean);
     } catch (err) {
@@ -62,8 +66,8 @@ export class ClientsService {
     }
   }
 
-  async get(id: number): Promise<ClientEntity> {
-    const client = await this.repo.findClientWithSites(id);
+  async get(id: number, clients: ClientScope): Promise<ClientEntity> {
+    const client = inScope(clients, id) ? await this.repo.findClientWithSites(id) : null;
     if (!client) throw notFound();
     return client;
   }
@@ -72,26 +76,27 @@ export class ClientsService {
   createClientWithSite(name: string, siteName?: string): Promise<ClientEntity> {
     return this.tx.run(async () => {
       const client = await this.createClient(name);
-      if (siteName !== undefined) await this.createSite(client.id, siteName, 'site_name');
-      return this.get(client.id);
+      if (siteName !== undefined) await this.createSite(client.id, siteName, EVERY_CLIENT, 'site_name');
+      return this.get(client.id, EVERY_CLIENT);
     });
   }
 
-  async renameClient(id: number, name: string): Promise<ClientEntity> {
+  async renameClient(id: number, name: string, clients: ClientScope): Promise<ClientEntity> {
     const field = 'name';
     const clean = requireName(name, field);
+    if (!inScope(clients, id)) throw notFound();
     try {
       if (!(await this.repo.renameClient(id, clean))) throw notFound();
     } catch (err) {
       if (isUniqueViolation(err)) throw new DomainError(ClientsErrorCode.ClientNameTaken, `a client named "${clean}" already exists`, [{ field, message: 'already exists' }]);
       throw err;
     }
-    return this.get(id);
+    return this.get(id, clients);
   }
 
   /** Refused while agents belong to the client: their records would lose their tenant. */
-  async deleteClient(id: number): Promise<void> {
-    if (!(await this.repo.findClient(id))) throw notFound();
+  async deleteClient(id: number, clients: ClientScope): Promise<void> {
+    if (!inScope(clients, id) || !(await this.repo.findClient(id))) throw notFound();
     const agents = await this.repo.countAgents({ clientId: id });
     if (agents > 0) throw new DomainError(ClientsErrorCode.ClientHasAgents, `client ${id} still has ${agents} agent(s): delete or move them first`);
     try {
@@ -102,15 +107,15 @@ export class ClientsService {
     }
   }
 
-  async sitesOf(clientId: number, page: Page): Promise<[SiteEntity[], number]> {
-    if (!(await this.repo.findClient(clientId))) throw notFound();
+  async sitesOf(clientId: number, page: Page, clients: ClientScope): Promise<[SiteEntity[], number]> {
+    if (!inScope(clients, clientId) || !(await this.repo.findClient(clientId))) throw notFound();
     return this.repo.listSites(clientId, page);
   }
 
-  async renameSite(clientId: number, siteId: number, name: string): Promise<SiteEntity> {
+  async renameSite(clientId: number, siteId: number, name: string, clients: ClientScope): Promise<SiteEntity> {
     const field = 'name';
     const clean = requireName(name, field);
-    const site = await this.repo.findSite(siteId);
+    const site = inScope(clients, clientId) ? await this.repo.findSite(siteId) : null;
     if (!site || site.clientId !== clientId) throw notFound();
     try {
       await this.repo.renameSite(siteId, clean);
@@ -121,8 +126,8 @@ export class ClientsService {
     return (await this.repo.findSite(siteId))!;
   }
 
-  async deleteSite(clientId: number, siteId: number): Promise<void> {
-    const site = await this.repo.findSite(siteId);
+  async deleteSite(clientId: number, siteId: number, clients: ClientScope): Promise<void> {
+    const site = inScope(clients, clientId) ? await this.repo.findSite(siteId) : null;
     if (!site || site.clientId !== clientId) throw notFound();
     const agents = await this.repo.countAgents({ siteId });
     if (agents > 0) throw new DomainError(ClientsErrorCode.SiteHasAgents, `site ${siteId} still has ${agents} agent(s): delete or move them first`);
@@ -138,7 +143,7 @@ export class ClientsService {
   ensureClientAndSite(clientName: string, siteName: string): Promise<{ client: ClientEntity; site: SiteEntity }> {
     return this.tx.run(async () => {
       const client = (await this.repo.findClientByName(clientName)) ?? (await this.createClient(clientName));
-      const site = (await this.repo.findSiteByName(client.id, siteName)) ?? (await this.createSite(client.id, siteName));
+      const site = (await this.repo.findSiteByName(client.id, siteName)) ?? (await this.createSite(client.id, siteName, EVERY_CLIENT));
       return { client, site };
     });
   }

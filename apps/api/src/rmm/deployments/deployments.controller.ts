@@ -1,7 +1,7 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AuthedRequest } from '../common/principal';
+import { AuthedRequest, clientFilter } from '../common/principal';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
@@ -28,8 +28,8 @@ export class DeploymentsController {
   @RequireScope('deployments:read')
   @ApiOperation({ summary: 'List active deployments (not revoked, not expired), by id. Scope: deployments:read' })
   @ApiOkResponse({ type: [DeploymentDto] })
-  async list(@Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<DeploymentDto[]> {
-    const [rows, total] = await this.deployments.listActive(pageOf(q));
+  async list(@Query() q: PageQueryDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<DeploymentDto[]> {
+    const [rows, total] = await this.deployments.listActive(pageOf(q), clientFilter(req.principal));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map((d) => toDeploymentDto(d, this.deployments.publicUrl));
   }
@@ -40,7 +40,7 @@ export class DeploymentsController {
   @ApiOperation({ summary: 'Revoke a deployment: its download answers 410 from now on. Scope: deployments:write' })
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, type: RmmErrorDto })
-  async revoke(@Param('id', ParseIdPipe) id: number): Promise<void> {
-    await this.deployments.revoke(id);
+  async revoke(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<void> {
+    await this.deployments.revoke(id, clientFilter(req.principal));
   }
 }

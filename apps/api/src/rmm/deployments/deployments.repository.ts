@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull, MoreThan, Repository } from 'typeorm';
+import { IsNull, Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
 import { DeploymentDownloadEntity, DeploymentEntity } from '@app/entities';
+import { ClientScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 import { isAgentHostname } from '../../common/values';
 
@@ -23,13 +24,18 @@ export class DeploymentsRepository {
     return this.deployments.save(this.deployments.create(d), { transaction: false });
   }
 
-  /** Not revoked and not expired at `now`, by id (uses IDX_deployments_active). */
-  listActive(now: Date, page: Page): Promise<[DeploymentEntity[], number]> {
-    return this.deployments.findAndCount({ where: { revokedAt: IsNull(), expiresAt: MoreThan(now) }, order: { id: 'ASC' }, skip: page.offset, take: page.limit });
+  /** Not revoked and not expired at `now`, by id (uses IDX_deployments_active). `clients`: only those clients' (rows and count). */
+  listActive(now: Date, page: Page, clients: ClientScope): Promise<[DeploymentEntity[], number]> {
+    const q = this.deployments.createQueryBuilder('d').where('d.revokedAt IS NULL AND d.expiresAt > :now', { now });
+    if (clients !== null) q.andWhere('d.clientId = ANY(:clients)', { clients: [...clients] });
+    return q.orderBy('d.id', 'ASC').offset(page.offset).limit(page.limit).getManyAndCount();
   }
 
-  findById(id: number): Promise<DeploymentEntity | null> {
-    return this.deployments.findOneBy({ id });
+  /** By id; null for a deployment of a client outside `clients`. */
+  findById(id: number, clients: ClientScope): Promise<DeploymentEntity | null> {
+    const q = this.deployments.createQueryBuilder('d').where('d.id = :id', { id });
+    if (clients !== null) q.andWhere('d.clientId = ANY(:clients)', { clients: [...clients] });
+    return q.getOne();
   }
 
   findByUuid(uuid: string): Promise<DeploymentEntity | null> {

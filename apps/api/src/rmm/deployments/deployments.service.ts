@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DeploymentEntity } from '@app/entities';
-import { Principal } from '../common/principal';
+import { ClientScope, inScope } from '../common/client-scope';
+import { clientFilter, Principal } from '../common/principal';
 import { Clock } from '../../common/clock';
 import { CommonErrorCode, DomainError, invalid, notFound } from '../../common/errors/domain-error';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
@@ -50,7 +51,8 @@ export class DeploymentsService {
     if (expiresAt.getTime() <= now) throw invalid('validation error', [{ field: 'expires', message: 'must be in the future' }]);
     if (expiresAt.getTime() > now + MAX_LIFETIME_MS) throw invalid('validation error', [{ field: 'expires', message: 'at most one year ahead' }]);
     const place = await this.clients.placeOf(body.client, body.site);
-    if (!place.clientExists) throw invalid('validation error', [{ field: 'client', message: `no client ${body.client}` }]);
+    // Another client than the caller's is answered as an unknown one.
+    if (!place.clientExists || !inScope(clientFilter(key), body.client)) throw invalid('validation error', [{ field: 'client', message: `no client ${body.client}` }]);
     if (place.siteClientId !== body.client) throw invalid('validation error', [{ field: 'site', message: `site ${body.site} does not belong to client ${body.client}` }]);
     return this.repo.insert({
       clientId: body.client,
@@ -63,13 +65,14 @@ export class DeploymentsService {
     });
   }
 
-  listActive(page: Page): Promise<[DeploymentEntity[], number]> {
-    return this.repo.listActive(this.clock.now(), page);
+  /** `clients`: the caller's (other clients' deployments do not exist for it: 404, absent from the list). */
+  listActive(page: Page, clients: ClientScope): Promise<[DeploymentEntity[], number]> {
+    return this.repo.listActive(this.clock.now(), page, clients);
   }
 
   /** Revokes (idempotent: an already revoked or expired deployment stays so). */
-  async revoke(id: number): Promise<void> {
-    if (!(await this.repo.findById(id))) throw notFound();
+  async revoke(id: number, clients: ClientScope): Promise<void> {
+    if (!(await this.repo.findById(id, clients))) throw notFound();
     await this.tx.run(async () => {
       await this.repo.revoke(id, this.clock.now());
       await this.repo.failPendingEnrollment(id);

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { FindOptionsWhere, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
-import { AgentEntity, ScriptEntity, TaskEntity } from '@app/entities';
+import { ScriptEntity, TaskEntity } from '@app/entities';
+import { AGENT_EXISTS_SQL } from '../agents/agents.sql';
+import { ClientScope, ofAgentsInScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 
 export type TaskFields = Pick<TaskEntity, 'name' | 'agentId' | 'scriptId' | 'schedule' | 'enabled' | 'nextRunAt'>;
@@ -14,26 +16,25 @@ export class TasksRepository {
     return this.tx.repo(TaskEntity);
   }
 
-  private get agents(): Repository<AgentEntity> {
-    return this.tx.repo(AgentEntity);
-  }
-
   private get scripts(): Repository<ScriptEntity> {
     return this.tx.repo(ScriptEntity);
   }
 
 
-  list(agentId: number | undefined, page: Page): Promise<[TaskEntity[], number]> {
-    const where: FindOptionsWhere<TaskEntity> = agentId === undefined ? {} : { agentId };
-    return this.tasks.findAndCount({ where, order: { id: 'ASC' }, skip: page.offset, take: page.limit });
+  /** By id. `clients`: only tasks of agents of those clients (rows and count). */
+  list(agentId: number | undefined, page: Page, clients: ClientScope): Promise<[TaskEntity[], number]> {
+    const q = ofAgentsInScope(this.tasks.createQueryBuilder('t'), clients);
+    if (agentId !== undefined) q.andWhere('t.agentId = :agentId', { agentId });
+    return q.orderBy('t.id', 'ASC').offset(page.offset).limit(page.limit).getManyAndCount();
   }
 
-  findById(id: number): Promise<TaskEntity | null> {
-    return this.tasks.findOneBy({ id });
+  findById(id: number, clients: ClientScope): Promise<TaskEntity | null> {
+    return ofAgentsInScope(this.tasks.createQueryBuilder('t'), clients).where('t.id = :id', { id }).getOne();
   }
 
-  agentExists(id: number): Promise<boolean> {
-    return this.agents.existsBy({ id });
+  async agentExists(id: number, clients: ClientScope): Promise<boolean> {
+    const [row] = await this.tx.rows<{ found: boolean }>(AGENT_EXISTS_SQL, [id, clients]);
+    return row.found;
   }
 
   scriptExists(id: number): Promise<boolean> {

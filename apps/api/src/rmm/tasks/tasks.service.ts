@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TaskEntity, TaskRunEntity } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { FieldError, invalid, notFound } from '../../common/errors/domain-error';
+import { ClientScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 import { nextRun } from './schedule';
 import { TaskRunsRepository } from './task-runs.repository';
@@ -16,22 +17,24 @@ export class TasksService {
     private readonly clock: Clock,
   ) {}
 
-  list(agentId: number | undefined, page: Page): Promise<[TaskEntity[], number]> {
-    return this.repo.list(agentId, page);
+  /** `clients`: the caller's (tasks of other clients' agents do not exist for it: 404, absent from lists). */
+  list(agentId: number | undefined, page: Page, clients: ClientScope): Promise<[TaskEntity[], number]> {
+    return this.repo.list(agentId, page, clients);
   }
 
-  async get(id: number): Promise<TaskEntity> {
-    const t = await this.repo.findById(id);
+  async get(id: number, clients: ClientScope): Promise<TaskEntity> {
+    const t = await this.repo.findById(id, clients);
     if (!t) throw notFound();
     return t;
   }
 
-  async create(body: CreateTaskDto): Promise<TaskEntity> {
+  /** An agent of another client than the caller's is answered as an unknown one (400 naming `agent`). */
+  async create(body: CreateTaskDto, clients: ClientScope): Promise<TaskEntity> {
     const enabled = body.enabled ?? true;
     const next = nextRun(body.schedule, this.clock.now()); // validates the schedule even when disabled
     const agentId = Number(body.agent);
     const errors: FieldError[] = [];
-    if (!(await this.repo.agentExists(agentId))) errors.push({ field: 'agent', message: `no agent ${body.agent}` });
+    if (!(await this.repo.agentExists(agentId, clients))) errors.push({ field: 'agent', message: `no agent ${body.agent}` });
     if (!(await this.repo.scriptExists(body.script))) errors.push({ field: 'script', message: `no script ${body.script}` });
     if (errors.length > 0) throw invalid('validation error', errors);
     return this.repo.insert({ name: body.name.trim(), agentId, scriptId: body.script, schedule: body.schedule.trim(), enabled, nextRunAt: enabled ? next : null });
@@ -41,8 +44,8 @@ export class TasksService {
    * next_run_at follows the schedule and the enabled flag: changing the schedule or enabling the task sets it
    * to the first due time after now (an enabled task's missed due times are not run); disabling clears it.
    */
-  async update(id: number, body: UpdateTaskDto): Promise<TaskEntity> {
-    const task = await this.get(id);
+  async update(id: number, body: UpdateTaskDto, clients: ClientScope): Promise<TaskEntity> {
+    const task = await this.get(id, clients);
     const fields: Partial<TaskFields> = {};
     if (body.name !== undefined) fields.name = body.name.trim();
     if (body.script !== undefined) {
@@ -57,22 +60,24 @@ export class TasksService {
       fields.nextRunAt = (fields.enabled ?? task.enabled) ? next : null;
     }
     await this.repo.update(id, fields);
-    return this.get(id);
+    return this.get(id, clients);
   }
 
   /** A task's runs, newest first (404 for an unknown task). */
-  async runs(id: number, page: Page): Promise<[TaskRunEntity[], number]> {
-    await this.get(id);
+  async runs(id: number, page: Page, clients: ClientScope): Promise<[TaskRunEntity[], number]> {
+    await this.get(id, clients);
     return this.runsRepo.list(id, page);
   }
 
-  async run(id: number, runId: number): Promise<TaskRunEntity> {
+  async run(id: number, runId: number, clients: ClientScope): Promise<TaskRunEntity> {
+    await this.get(id, clients);
     const run = await this.runsRepo.findById(id, runId);
     if (!run) throw notFound();
     return run;
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(id: number, clients: ClientScope): Promise<void> {
+    await this.get(id, clients);
     if (!(await this.repo.delete(id))) throw notFound();
   }
 }
