@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WIRE_EVENTS } from '../../apps/api/src/rmm/events/events-wire';
+import { FLEET_EVENTS, fleetHello, WIRE_EVENTS } from '../../apps/api/src/rmm/events/events-wire';
 import { startTestApp, TestApp } from '../utils/test-app';
 
 // js-yaml comes with @nestjs/swagger (a dependency); its types are not installed.
@@ -27,32 +27,48 @@ describe('docs/asyncapi.yaml and docs/events.md (the events WebSocket, documente
   const text = read('docs/asyncapi.yaml');
   const doc = load(text) as Doc;
 
-  it('is an AsyncAPI 3.0.0 document of the channel /rmm/{agent_id}/ with both key schemes, every $ref resolving', () => {
+  it('is an AsyncAPI 3.0.0 document of the channels /rmm/{agent_id}/ and /rmm/fleet/ with both key schemes and the session cookie, every $ref resolving', () => {
     expect(doc.asyncapi).toBe('3.0.0');
     expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
     expect(doc.channels.agentEvents).toMatchObject({ address: '/rmm/{agent_id}/', parameters: { agent_id: expect.any(Object) } });
+    expect(doc.channels.fleetEvents).toMatchObject({ address: '/rmm/fleet/' });
+    expect(doc.channels.fleetEvents.parameters).toBeUndefined();
     expect(doc.servers.local).toMatchObject({ protocol: 'ws', host: expect.any(String) });
     expect(doc.components.securitySchemes).toEqual({
       apiKeyHeader: expect.objectContaining({ type: 'httpApiKey', name: 'X-API-KEY', in: 'header' }),
       apiKeyQuery: expect.objectContaining({ type: 'httpApiKey', name: 'api_key', in: 'query' }),
+      sessionCookie: expect.objectContaining({ type: 'httpApiKey', name: 'rmm_session', in: 'cookie' }),
     });
     expect(doc.operations.sendAgentEvents).toMatchObject({ action: 'send', channel: { $ref: '#/channels/agentEvents' } });
+    expect(doc.operations.sendFleetEvents).toMatchObject({ action: 'send', channel: { $ref: '#/channels/fleetEvents' } });
     const all = refs(doc);
     expect(all.length).toBeGreaterThan(40);
     for (const ref of all) expect([ref, resolve(doc, ref) !== undefined]).toEqual([ref, true]);
   });
 
-  it('describes every event the server sends (the mapper\'s list), one message each, named as on the wire', () => {
+  it('describes every event the server sends (the mapper\'s list), one message each, named as on the wire (the fleet\'s hello apart)', () => {
     const messages = Object.values(doc.components.messages) as Doc[];
     const named = messages.map((m) => m.name).sort();
-    expect(named).toEqual([...WIRE_EVENTS].sort());
+    expect(named).toEqual([...WIRE_EVENTS, 'hello'].sort());
     for (const m of messages) {
       const own = (m.payload.allOf as Doc[]).find((part) => part.properties?.event);
       expect([m.name, own?.properties.event.const, m.payload.allOf[0]]).toEqual([m.name, m.name, { $ref: '#/components/schemas/Envelope' }]);
     }
-    const channel = Object.values(doc.channels.agentEvents.messages).map((m: any) => (resolve(doc, m.$ref) as Doc).name);
-    expect(channel.sort()).toEqual([...WIRE_EVENTS].sort());
+    const namesOf = (channel: Doc) => Object.values(channel.messages).map((m: any) => (resolve(doc, m.$ref) as Doc).name);
+    expect(namesOf(doc.channels.agentEvents).sort()).toEqual([...WIRE_EVENTS].sort());
     expect(doc.operations.sendAgentEvents.messages).toHaveLength(WIRE_EVENTS.length);
+    // the fleet: its own hello (no agent), then the same messages as the agent's channel for the events it relays
+    expect(namesOf(doc.channels.fleetEvents).sort()).toEqual(['hello', ...FLEET_EVENTS].sort());
+    expect(doc.operations.sendFleetEvents.messages).toHaveLength(FLEET_EVENTS.length + 1);
+    expect(doc.channels.fleetEvents.messages.fleetHello).toEqual({ $ref: '#/components/messages/fleetHello' });
+    const hello = (doc.components.messages.fleetHello.payload.allOf as Doc[])[1].properties;
+    const sent = fleetHello({ agents: 0, clients: null }, new Date());
+    expect([hello.agent_id, Object.keys(hello.data.properties).sort()]).toEqual([{ type: 'null' }, Object.keys(sent.data as object).sort()]);
+    expect(sent.agent_id).toBeNull();
+    for (const event of FLEET_EVENTS) {
+      const key = Object.keys(doc.channels.fleetEvents.messages).find((k) => (resolve(doc, doc.channels.fleetEvents.messages[k].$ref) as Doc).name === event)!;
+      expect([event, doc.channels.fleetEvents.messages[key]]).toEqual([event, doc.channels.agentEvents.messages[key]]);
+    }
   });
 
   it("names every event in docs/events.md's table", () => {

@@ -2,7 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
-import { EventsGateway } from '../../apps/api/src/rmm/events/events-gateway';
+import { EventsHub } from '../../apps/api/src/rmm/events/events-hub';
 import { createKey, createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { freePort, ROOT, run } from '../utils/processes';
 import { sql } from '../utils/sql';
@@ -80,8 +80,8 @@ describe('npm run watch', () => {
     ]);
 
     // A dropped connection (no close frame, as when the network goes) is not the end: it reconnects and says so.
-    const gateway = t.server.app.get(EventsGateway);
-    const sockets = (gateway as unknown as { byAgent: Map<number, Set<{ ws: { terminate(): void } }>> }).byAgent.get(id)!;
+    const hub = t.server.app.get(EventsHub);
+    const sockets = (hub as unknown as { byAgent: Map<number, Set<{ ws: { terminate(): void } }>> }).byAgent.get(id)!;
     for (const s of sockets) s.ws.terminate();
     await until(`a second hello (stderr: ${w.stderr()})`, async () => lines(w).filter((l) => / hello /.test(l)).length === 2);
     expect(w.stderr()).toMatch(/connection closed \(1006\); reconnecting in 1 s/);

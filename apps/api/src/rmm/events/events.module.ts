@@ -3,12 +3,17 @@ import { AgentsModule } from '../agents/agents.module';
 import { AlertsModule } from '../alerts/alerts.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { EventsGateway } from './events-gateway';
+import { EventsHub } from './events-hub';
 import { EventsRepository } from './events.repository';
+import { FleetGateway } from './fleet-gateway';
 
-/** The events WebSocket /rmm/{agent_id}/ (docs/events.md). RmmEvents itself is provided by AgentChannelModule. */
+/**
+ * The events WebSockets /rmm/{agent_id}/ and /rmm/fleet/ (docs/events.md) and their subscribers (EventsHub).
+ * RmmEvents itself is provided by AgentChannelModule; PrincipalResolver by the global RmmCoreModule.
+ */
 @Module({
   imports: [AgentsModule, AlertsModule, ApiKeysModule],
-  providers: [EventsRepository, EventsGateway],
-  exports: [EventsGateway],
+  providers: [EventsRepository, EventsHub, EventsGateway, FleetGateway],
+  exports: [EventsHub, EventsGateway, FleetGateway],
 })
 export class EventsModule {}

@@ -3,8 +3,8 @@ import { EventEmitter } from 'node:events';
 import type { AlertDto } from '../alerts/alerts.dto';
 
 /**
- * Everything the backend announces, one map: the events WebSocket (/rmm/{agent_id}/, events-gateway.ts)
- * subscribes here and is the only writer to subscriber sockets. Names are the wire's event names (the wire's
+ * Everything the backend announces, one map: the events WebSockets (/rmm/{agent_id}/ and /rmm/fleet/, events-hub.ts)
+ * subscribe here and are the only writers to subscriber sockets. Names are the wire's event names (the wire's
  * data, in snake_case, is made in events-wire.ts).
  */
 export interface RmmEventMap {

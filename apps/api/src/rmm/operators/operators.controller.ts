@@ -1,6 +1,7 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ParseIdPipe } from '../common/id.pipe';
+import { AuthedRequest, clientFilter } from '../common/principal';
 import { RmmErrorDto } from '../common/rmm-error.dto';
 import { RequireScope, RmmController } from '../common/scopes';
 import { CreateOperatorDto, OperatorDto, toOperatorDto, TotpSetupDto, UpdateOperatorDto } from './operators.dto';
@@ -15,8 +16,8 @@ export class OperatorsController {
   @RequireScope('admin')
   @ApiOperation({ summary: 'List operators. Scope: admin' })
   @ApiOkResponse({ type: [OperatorDto] })
-  async list(): Promise<OperatorDto[]> {
-    return (await this.operators.list()).map(toOperatorDto);
+  async list(@Req() req: AuthedRequest): Promise<OperatorDto[]> {
+    return (await this.operators.list(clientFilter(req.principal))).map(toOperatorDto);
   }
 
   @Post()
@@ -25,8 +26,8 @@ export class OperatorsController {
   @ApiCreatedResponse({ type: OperatorDto })
   @ApiResponse({ status: 400, type: RmmErrorDto })
   @ApiResponse({ status: 409, type: RmmErrorDto, description: 'An operator with this email exists' })
-  async create(@Body() body: CreateOperatorDto): Promise<OperatorDto> {
-    return toOperatorDto(await this.operators.create(body));
+  async create(@Body() body: CreateOperatorDto, @Req() req: AuthedRequest): Promise<OperatorDto> {
+    return toOperatorDto(await this.operators.create(body, clientFilter(req.principal)));
   }
 
   @Get(':id')
@@ -34,8 +35,8 @@ export class OperatorsController {
   @ApiOperation({ summary: 'One operator. Scope: admin' })
   @ApiOkResponse({ type: OperatorDto })
   @ApiResponse({ status: 404, type: RmmErrorDto })
-  async get(@Param('id', ParseIdPipe) id: number): Promise<OperatorDto> {
-    return toOperatorDto(await this.operators.get(id));
+  async get(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<OperatorDto> {
+    return toOperatorDto(await this.operators.get(id, clientFilter(req.principal)));
   }
 
   @Patch(':id')
@@ -44,8 +45,8 @@ export class OperatorsController {
   @ApiOkResponse({ type: OperatorDto })
   @ApiResponse({ status: 400, type: RmmErrorDto })
   @ApiResponse({ status: 404, type: RmmErrorDto })
-  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateOperatorDto): Promise<OperatorDto> {
-    return toOperatorDto(await this.operators.update(id, body));
+  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateOperatorDto, @Req() req: AuthedRequest): Promise<OperatorDto> {
+    return toOperatorDto(await this.operators.update(id, body, clientFilter(req.principal)));
   }
 
   @Post(':id/totp')
@@ -53,8 +54,8 @@ export class OperatorsController {
   @ApiOperation({ summary: 'Set up TOTP for an operator: the otpauth URI and ten recovery codes, shown once. Scope: admin' })
   @ApiCreatedResponse({ type: TotpSetupDto })
   @ApiResponse({ status: 404, type: RmmErrorDto })
-  async enableTotp(@Param('id', ParseIdPipe) id: number): Promise<TotpSetupDto> {
-    const { uri, recoveryCodes } = await this.operators.enableTotp(id);
+  async enableTotp(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<TotpSetupDto> {
+    const { uri, recoveryCodes } = await this.operators.enableTotp(id, clientFilter(req.principal));
     return { otpauth_uri: uri, recovery_codes: recoveryCodes };
   }
 
@@ -64,7 +65,7 @@ export class OperatorsController {
   @ApiOperation({ summary: "Remove an operator's TOTP (their password alone signs in again). Scope: admin" })
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, type: RmmErrorDto })
-  async disableTotp(@Param('id', ParseIdPipe) id: number): Promise<void> {
-    await this.operators.disableTotp(id);
+  async disableTotp(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<void> {
+    await this.operators.disableTotp(id, clientFilter(req.principal));
   }
 }

@@ -10,6 +10,7 @@ import { AuthError } from '../../platform/platform-errors';
 import { SignInLimits } from '../../platform/auth/signin-limits';
 import { MAX_PASSWORD_LENGTH, PasswordHasher } from '../../platform/users/password';
 import { MAX_EMAIL_LENGTH } from '../../platform/users/users.service';
+import { ClientScope, EVERY_CLIENT, inScope } from '../common/client-scope';
 import { Principal, ROLE_SCOPES } from '../common/principal';
 import { RmmEvents } from '../events/rmm-events';
 import { OperatorSessionsRepository } from './operator-sessions.repository';
@@ -66,10 +67,14 @@ export class OperatorsService {
     this.limits = new SignInLimits(limiter, config, 'rmm:signin');
   }
 
-  async create(input: NewOperator): Promise<OperatorEntity> {
+  /**
+   * `grantor`: the clients of whoever asks (an admin key or operator limited to some clients manages only operators
+   * limited to some of its own: others do not exist for it, and it cannot make or widen one beyond its own).
+   */
+  async create(input: NewOperator, grantor: ClientScope = EVERY_CLIENT): Promise<OperatorEntity> {
     const email = operatorEmail(input.email);
     const role = operatorRole(input.role);
-    const clients = await this.clientList(input.clients);
+    const clients = await this.clientList(input.clients, grantor);
     const passwordHash = await this.hasher.hash(operatorPassword(input.password));
     try {
       return await this.operators.insert({ email, passwordHash, role, clients });
@@ -79,13 +84,13 @@ export class OperatorsService {
     }
   }
 
-  list(): Promise<OperatorEntity[]> {
-    return this.operators.list();
+  async list(grantor: ClientScope = EVERY_CLIENT): Promise<OperatorEntity[]> {
+    return (await this.operators.list()).filter((op) => manages(grantor, op));
   }
 
-  async get(id: number): Promise<OperatorEntity> {
+  async get(id: number, grantor: ClientScope = EVERY_CLIENT): Promise<OperatorEntity> {
     const op = await this.operators.findById(id);
-    if (!op) throw notFound();
+    if (!op || !manages(grantor, op)) throw notFound();
     return op;
   }
 
@@ -96,11 +101,11 @@ export class OperatorsService {
   }
 
   /** Changes an operator; a new password or disabling ends every session of theirs at once. */
-  async update(id: number, input: OperatorUpdate): Promise<OperatorEntity> {
-    await this.get(id);
+  async update(id: number, input: OperatorUpdate, grantor: ClientScope = EVERY_CLIENT): Promise<OperatorEntity> {
+    await this.get(id, grantor);
     const changes: OperatorChanges = {};
     if (input.role !== undefined) changes.role = operatorRole(input.role);
-    if (input.clients !== undefined) changes.clients = await this.clientList(input.clients);
+    if (input.clients !== undefined) changes.clients = await this.clientList(input.clients, grantor);
     if (input.disabled !== undefined) changes.disabled = input.disabled;
     if (input.password !== undefined) changes.passwordHash = await this.hasher.hash(operatorPassword(input.password));
     const updated = (await this.operators.update(id, changes))!;
@@ -109,16 +114,16 @@ export class OperatorsService {
   }
 
   /** Sets up TOTP (a new secret and ten recovery codes, replacing any earlier ones): shown once. */
-  async enableTotp(id: number): Promise<{ uri: string; recoveryCodes: string[] }> {
-    const op = await this.get(id);
+  async enableTotp(id: number, grantor: ClientScope = EVERY_CLIENT): Promise<{ uri: string; recoveryCodes: string[] }> {
+    const op = await this.get(id, grantor);
     const secret = newTotpSecret();
     const recoveryCodes = newRecoveryCodes();
     await this.operators.update(id, { totpSecret: secret, recoveryCodes: recoveryCodes.map(hashRecoveryCode), totpLastStep: null });
     return { uri: totpUri(secret, op.email), recoveryCodes };
   }
 
-  async disableTotp(id: number): Promise<void> {
-    await this.get(id);
+  async disableTotp(id: number, grantor: ClientScope = EVERY_CLIENT): Promise<void> {
+    await this.get(id, grantor);
     await this.operators.update(id, { totpSecret: null, recoveryCodes: [], totpLastStep: null });
   }
 
@@ -210,14 +215,23 @@ export class OperatorsService {
     return false;
   }
 
-  private async clientList(clients: readonly number[] | null | undefined): Promise<number[] | null> {
-    if (clients === undefined || clients === null) return null;
+  private async clientList(clients: readonly number[] | null | undefined, grantor: ClientScope): Promise<number[] | null> {
+    if (clients === undefined || clients === null) {
+      if (grantor === null) return null;
+      throw fieldInvalid('clients', 'required: a caller limited to some clients may only make operators limited to some of them');
+    }
     const ids = [...new Set(clients)];
     if (ids.length === 0) throw fieldInvalid('clients', 'must name at least one client (leave it out for every client)');
-    const missing = await this.operators.missingClients(ids);
-    if (missing.length > 0) throw fieldInvalid('clients', `no client with id ${missing.join(', ')}`);
+    const missing = new Set(await this.operators.missingClients(ids));
+    const refused = ids.filter((id) => missing.has(id) || !inScope(grantor, id));
+    if (refused.length > 0) throw fieldInvalid('clients', `no client with id ${refused.join(', ')}`);
     return ids.sort((a, b) => a - b);
   }
+}
+
+/** Whether a caller with these clients manages this operator: every one when unlimited, else those within its clients. */
+function manages(grantor: ClientScope, op: OperatorEntity): boolean {
+  return grantor === null || (op.clients !== null && op.clients.every((c) => grantor.includes(c)));
 }
 
 function operatorEmail(email: unknown): string {

@@ -2,7 +2,7 @@ import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res }
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { hasScope } from '../api-keys/api-keys.service';
-import { AuthedRequest } from '../common/principal';
+import { AuthedRequest, clientFilter } from '../common/principal';
 import { ParseIdPipe } from '../common/id.pipe';
 import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
@@ -52,7 +52,7 @@ export class ScriptsController {
   @ApiOperation({ summary: `Change a script (the fields given). Scope: scripts:write, and scripts:run ${CODE_OF_USED_SCRIPT}` })
   @ApiOkResponse({ type: ScriptDetailDto })
   async replace(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateScriptDto, @Req() req: AuthedRequest): Promise<ScriptDetailDto> {
-    return toScriptDetailDto(await this.scripts.update(id, body, hasScope(req.principal!, 'scripts:run')));
+    return toScriptDetailDto(await this.scripts.update(id, body, hasScope(req.principal!, 'scripts:run'), clientFilter(req.principal)));
   }
 
   @Patch(':id')
@@ -61,7 +61,7 @@ export class ScriptsController {
   @ApiOperation({ summary: `Change a script (same as PUT). Scope: scripts:write, and scripts:run ${CODE_OF_USED_SCRIPT}` })
   @ApiOkResponse({ type: ScriptDetailDto })
   async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateScriptDto, @Req() req: AuthedRequest): Promise<ScriptDetailDto> {
-    return toScriptDetailDto(await this.scripts.update(id, body, hasScope(req.principal!, 'scripts:run')));
+    return toScriptDetailDto(await this.scripts.update(id, body, hasScope(req.principal!, 'scripts:run'), clientFilter(req.principal)));
   }
 
   @Delete(':id')
@@ -69,7 +69,7 @@ export class ScriptsController {
   @RequireScope('scripts:write')
   @ApiOperation({ summary: 'Delete a script; refused (400) while a task or check uses it. Scope: scripts:write' })
   @ApiNoContentResponse()
-  async remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
-    await this.scripts.delete(id);
+  async remove(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<void> {
+    await this.scripts.delete(id, clientFilter(req.principal));
   }
 }

@@ -49,6 +49,19 @@ export class ScriptsRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Whether a task or check of an agent outside these clients (or of no client) runs this script: a caller limited
+   * to them may not change its code, which would run on agents it may not see.
+   */
+  async usedOutside(id: number, clients: readonly number[]): Promise<boolean> {
+    const [row] = await this.tx.rows<{ used: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM tasks t JOIN agents a ON a.id = t.agent_id WHERE t.script_id = $1 AND (a.client_id IS NULL OR NOT a.client_id = ANY($2::int[])))
+           OR EXISTS (SELECT 1 FROM checks c JOIN agents a ON a.id = c.agent_id WHERE c.script_id = $1 AND (a.client_id IS NULL OR NOT a.client_id = ANY($2::int[]))) AS used`,
+      [id, clients],
+    );
+    return row.used;
+  }
+
   /** Tasks and checks that run this script (they keep it from being deleted). */
   async usage(id: number): Promise<{ tasks: number; checks: number }> {
     const [row] = await this.tx.rows<{ tasks: number; checks: number }>(

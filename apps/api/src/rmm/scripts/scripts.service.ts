@@ -5,6 +5,7 @@ import { TransactionHost } from '../../database/transaction-host';
 import { permissionDenied } from '../api-keys/api-keys.service';
 import { ScriptsErrorCode } from './scripts.errors';
 import { isStillReferenced, isUniqueViolation } from '../../database/pg-errors';
+import { ClientScope, EVERY_CLIENT } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 import { CreateScriptDto, UpdateScriptDto } from './scripts.dto';
 import { ScriptFields, ScriptsRepository } from './scripts.repository';
@@ -58,9 +59,10 @@ export class ScriptsService {
    * Changes the fields given. Giving body, shell or args (even unchanged) for a script that a check or task
    * uses makes code run on agents: that needs `mayRunScripts` (the key's scripts:run), else 403 and nothing
    * written. The script's row is locked while it is checked and written, so no check or task can start using it
-   * in between.
+   * in between. Scripts are one library for every client, but a caller limited to some clients may not change the
+   * code of a script that a check or task of another client runs (403): that code would run on agents it may not see.
    */
-  async update(id: number, body: UpdateScriptDto, mayRunScripts = false): Promise<ScriptEntity> {
+  async update(id: number, body: UpdateScriptDto, mayRunScripts = false, clients: ClientScope = EVERY_CLIENT): Promise<ScriptEntity> {
     await this.get(id);
     const fields: Partial<ScriptFields> = {};
     if (body.name !== undefined) fields.name = body.name.trim();
@@ -69,13 +71,17 @@ export class ScriptsService {
     if (body.body !== undefined) fields.body = body.body;
     if (body.args !== undefined) fields.defaultArgs = body.args;
     if (body.default_timeout !== undefined) fields.defaultTimeout = body.default_timeout;
-    const guarded = !mayRunScripts && SCRIPT_CODE_FIELDS.some((f) => body[f] !== undefined);
+    const code = SCRIPT_CODE_FIELDS.some((f) => body[f] !== undefined);
+    const guarded = code && (!mayRunScripts || clients !== null);
     const write = guarded
       ? () =>
           this.tx.run(async () => {
             if (!(await this.repo.lockForUpdate(id))) throw notFound();
-            const used = await this.repo.usage(id);
-            if (used.tasks + used.checks > 0) throw permissionDenied();
+            if (!mayRunScripts) {
+              const used = await this.repo.usage(id);
+              if (used.tasks + used.checks > 0) throw permissionDenied();
+            }
+            if (clients !== null && (await this.repo.usedOutside(id, clients))) throw permissionDenied();
             await this.repo.update(id, fields);
           })
       : () => this.repo.update(id, fields);
@@ -84,12 +90,15 @@ export class ScriptsService {
     return this.get(id);
   }
 
-  /** Refused while a task or a check runs the script (400 saying which). */
-  async delete(id: number): Promise<void> {
+  /** Refused while a task or a check runs the script (400 saying how many; a limited caller is not told counts of other clients). */
+  async delete(id: number, clients: ClientScope = EVERY_CLIENT): Promise<void> {
     await this.get(id);
     const used = await this.repo.usage(id);
     if (used.tasks + used.checks > 0) {
-      throw new DomainError(ScriptsErrorCode.InUse, `script ${id} is used by ${used.tasks} task(s) and ${used.checks} check(s): remove them first`);
+      throw new DomainError(
+        ScriptsErrorCode.InUse,
+        clients === null ? `script ${id} is used by ${used.tasks} task(s) and ${used.checks} check(s): remove them first` : `script ${id} is in use by checks or tasks: remove them first`,
+      );
     }
     try {
       await this.repo.delete(id);
