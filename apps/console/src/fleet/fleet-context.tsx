@@ -19,7 +19,7 @@ export function useFleet(load = true): FleetStore {
   if (!store) throw new Error('useFleet outside FleetProvider');
   useSyncExternalStore(store.subscribe, store.getVersion);
   useEffect(() => {
-    if (load) void store.load();
+    if (load) store.load();
   }, [store, load]);
   return store;
 }

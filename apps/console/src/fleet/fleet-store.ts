@@ -10,7 +10,10 @@ const STATUSES: ReadonlySet<string> = new Set<AgentStatus>(['online', 'offline',
  * Every agent the operator may see, kept current by the fleet WebSocket (/rmm/fleet/): the Agents page reads it,
  * and so do the pages that name an agent by its hostname. The whole list is read in one request (the unpaged
  * GET /api/v3/agents/, which the server streams) with the open alerts (GET /api/v3/alerts/); events then change
- * single rows. Changes are announced at most once per 16 ms, so a burst of events costs one render.
+ * single rows. As docs/events.md says, the list is read after the socket's `hello` (so no change falls between
+ * the read and the subscription) and read again after each reconnect's `hello` (events are not replayed); a page
+ * does not wait for a socket that cannot open: after its first failure, or 3 s without a `hello`, the list is
+ * read anyway. Changes are announced at most once per 16 ms, so a burst of events costs one render.
  */
 export class FleetStore {
   private agents = new Map<string, Agent>();
@@ -26,6 +29,11 @@ export class FleetStore {
   private fetching = new Set<string>();
   private stopSocket: (() => void) | undefined;
   private cachedList: { version: number; rows: Agent[] } | undefined;
+  /** A page asked for the list. */
+  private wanted = false;
+  private helloSeen = false;
+  private socketFailed = false;
+  private fallback: ReturnType<typeof setTimeout> | undefined;
 
   loaded = false;
   error: string | undefined;
@@ -35,13 +43,22 @@ export class FleetStore {
   start(): void {
     if (this.stopSocket) return;
     this.stopSocket = openLive('/rmm/fleet/', {
-      onEvent: (e) => this.hear(e),
-      onOpen: (again) => {
-        // Events were missed while the socket was down: read the list again.
-        if (again && this.loaded) void this.load(true);
+      onEvent: (e) => {
+        if (e.event === 'hello' && e.agent_id === null) {
+          // Subscribed: read the list now (first time), or again (events were missed while the socket was down).
+          const again = this.helloSeen;
+          this.helloSeen = true;
+          if (this.wanted) void this.fetchList(again);
+          return;
+        }
+        this.hear(e);
       },
       onState: (s) => {
         this.liveState = s;
+        if (s === 'closed' && !this.helloSeen && !this.socketFailed) {
+          this.socketFailed = true;
+          if (this.wanted) void this.fetchList(false);
+        }
         this.changed();
       },
     });
@@ -50,13 +67,25 @@ export class FleetStore {
   stop(): void {
     this.stopSocket?.();
     this.stopSocket = undefined;
+    if (this.fallback) clearTimeout(this.fallback);
+    this.fallback = undefined;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
   }
 
-  /** Reads the whole list, once (or again with `force`). */
-  load(force = false): Promise<void> {
-    if (this.loading) return this.loading;
+  /** A page needs the list: read it once the socket is subscribed (or without it, see above). */
+  load(): void {
+    if (this.wanted) return;
+    this.wanted = true;
+    if (this.helloSeen || this.socketFailed) void this.fetchList(false);
+    else this.fallback = setTimeout(() => void this.fetchList(false), 3_000);
+  }
+
+  /** Reads the whole list (again with `force`). */
+  private fetchList(force: boolean): Promise<void> {
+    if (this.fallback) clearTimeout(this.fallback);
+    this.fallback = undefined;
+    if (this.loading) return force ? this.loading.then(() => this.fetchList(true)) : this.loading;
     if (this.loaded && !force) return Promise.resolve();
     this.queued = [];
     this.loading = Promise.all([get<Agent[]>('/agents/'), get<Alert[]>('/alerts/')])
