@@ -1,3 +1,5 @@
+import { useEffect, useState } from 'react';
+
 /** Dates as the operator's browser shows them, to the second; '—' for none. */
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—';
@@ -24,4 +26,14 @@ export const osOf = (a: { operating_system: string | null; plat: string }): stri
 export function localInput(d: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The time now, renewed every `everyMs`: relative times ("5 s ago") stay true while a page is open. */
+export function useNow(everyMs = 15_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
 }

@@ -39,6 +39,9 @@ export class FleetStore {
   error: string | undefined;
   liveState: LiveState = 'closed';
 
+  /** `onSessionEnded`: the server closed the socket because the session ended (4401): sign in again. */
+  constructor(private readonly onSessionEnded: () => void = () => undefined) {}
+
   /** Opens the fleet WebSocket (once). */
   start(): void {
     if (this.stopSocket) return;
@@ -52,6 +55,9 @@ export class FleetStore {
           return;
         }
         this.hear(e);
+      },
+      onFinal: (code) => {
+        if (code === 4401) this.onSessionEnded();
       },
       onState: (s) => {
         this.liveState = s;

@@ -5,7 +5,7 @@ import { useAgentLive } from '../api/agent-live';
 import { useSession } from '../api/session';
 import type { AgentDetail, Alert, Check, CheckResult, ScriptRun, Task, TaskRun } from '../api/types';
 import { ErrorNote, Loading, Section, StatusBadge } from '../components/bits';
-import { ago, osOf, when } from '../components/format';
+import { ago, osOf, useNow, when } from '../components/format';
 import { AlertsTable } from './alerts';
 import { RunScriptPanel } from './run-script';
 
@@ -15,6 +15,7 @@ export function AgentPage({ id }: { id: string }) {
   const live = useAgentLive(id);
   const agent = useQuery({ queryKey: ['agent', id], queryFn: () => get<AgentDetail>(`/agents/${encodeURIComponent(id)}/`) });
   const [running, setRunning] = useState(false);
+  const now = useNow();
 
   if (agent.isPending) return <Loading what="the agent" />;
   if (agent.isError) {
@@ -40,7 +41,7 @@ export function AgentPage({ id }: { id: string }) {
       </div>
       <p className="muted">
         {a.client?.name ?? 'No client'}
-        {a.site ? ` / ${a.site.name}` : ''} · last seen {ago(a.last_seen)}
+        {a.site ? ` / ${a.site.name}` : ''} · last seen {ago(a.last_seen, now)}
         {live.state !== 'open' ? ' · live updates reconnecting…' : ''}
       </p>
       {running && can('scripts:run') && <RunScriptPanel agentId={id} live={live} />}

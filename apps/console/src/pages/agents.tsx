@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { useClients } from '../api/queries';
 import type { Agent } from '../api/types';
 import { ErrorNote, StatusBadge } from '../components/bits';
-import { ago, osOf } from '../components/format';
+import { ago, osOf, useNow } from '../components/format';
 import { useFleet } from '../fleet/fleet-context';
 import type { FleetStore } from '../fleet/fleet-store';
 
@@ -147,7 +147,7 @@ function AgentTable({ rows, fleet, sort, onSort }: { rows: Agent[]; fleet: Fleet
   const items = virtual.getVirtualItems();
   const top = items.length ? items[0].start : 0;
   const bottom = items.length ? virtual.getTotalSize() - items[items.length - 1].end : 0;
-  const now = Date.now();
+  const now = useNow();
 
   return (
     <div className="table-scroll agents-scroll" ref={scroller} tabIndex={0} role="region" aria-label="Agents list">
@@ -200,7 +200,8 @@ const AgentRow = memo(function AgentRow({ agent: a, index, alerts, now }: { agen
       <td>
         <StatusBadge status={a.status} />
       </td>
-      <td>{ago(a.last_seen, now)}</td>
+      {/* An online agent is connected now; its last heartbeat's time is not pushed to the list. */}
+      <td>{a.status === 'online' ? 'now' : ago(a.last_seen, now)}</td>
       <td className={alerts > 0 ? 'num alerting' : 'num'}>{alerts}</td>
     </tr>
   );
