@@ -300,7 +300,40 @@ if (!CHROMIUM) {
       expect([installer.status, installer.headers['content-type']]).toEqual([200, 'text/x-shellscript; charset=utf-8']);
       await expect(created.innerText()).resolves.toContain(`${deployment.download_url}?platform=windows`);
       await shot(p, '09-deployments');
+
+      // Revoked from the list (after the browser's confirmation): gone from it, and its download URL answers 410.
+      p.once('dialog', (d) => void d.accept());
+      const listed = p.getByRole('region', { name: 'Active deployments' }).getByRole('row').filter({ hasText: 'Other Co / Branch' });
+      await listed.getByRole('button', { name: 'Revoke' }).click();
+      await until('the deployment gone from the list', async () => (await listed.count()) === 0);
+      expect((await t.http.get(`${linuxUrl.pathname}${linuxUrl.search}`)).status).toBe(410);
     }, 90_000);
+
+    it('creates a script in the editor, highlighted for its shell, and saves changes to it', async () => {
+      await page.goto(`${t.url}/app/scripts`);
+      await page.getByRole('button', { name: 'New script' }).click(); // (a link styled as Pico's button)
+      await page.getByRole('heading', { name: 'New script', level: 1 }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('Hello from Python');
+      await page.getByLabel('Shell').selectOption('python');
+      const body = page.getByRole('textbox', { name: 'Body' });
+      await body.click();
+      // (insertText: as pasted, so the editor's own indentation on Enter does not add to the typed one)
+      await page.keyboard.insertText('def hello(name):\n    return "hello " + name\n');
+      await page.getByRole('button', { name: 'Create script' }).click();
+      await page.getByRole('heading', { name: 'Hello from Python', level: 1 }).waitFor();
+      const id = Number(/\/app\/scripts\/(\d+)$/.exec(page.url())![1]);
+      const stored = await t.http.get(`/api/v3/scripts/${id}/`).set(admin);
+      expect(stored.body).toMatchObject({ name: 'Hello from Python', shell: 'python', body: 'def hello(name):\n    return "hello " + name\n' });
+      // Highlighted: the keyword and the string are tokens of their own (CodeMirror's python mode).
+      const tokens = await body.locator('span').allInnerTexts();
+      expect(tokens).toEqual(expect.arrayContaining(['def', '"hello "']));
+      await shot(page, '10-script-editor');
+
+      await page.getByLabel('Default timeout (seconds)').fill('30');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      expect((await t.http.get(`/api/v3/scripts/${id}/`).set(admin)).body.default_timeout).toBe(30);
+    }, 60_000);
 
     it('offers a viewer no Run script and no Acknowledge, and the API refuses them 403', async () => {
       const p = await newPage(DESKTOP);
@@ -314,7 +347,7 @@ if (!CHROMIUM) {
       await expect(p.getByRole('button', { name: 'Run script' }).count()).resolves.toBe(0);
       await expect(p.getByRole('button', { name: 'Acknowledge' }).count()).resolves.toBe(0);
       await expect(p.getByRole('button', { name: 'Resolve' }).count()).resolves.toBe(0);
-      await shot(p, '10-viewer-agent');
+      await shot(p, '11-viewer-agent');
 
       const refused = await fetchFromPage(p, `/api/v3/agents/${agentId}/runscript/`, { method: 'POST', body: { script: scriptId, output: 'forget' } });
       expect(refused).toEqual({ status: 403, body: { detail: 'permission denied' } });
@@ -330,7 +363,7 @@ if (!CHROMIUM) {
       await expect(agentRow(p, OTHER_HOSTNAME).count()).resolves.toBe(0);
       await expect(p.getByText('1 of 1 agents').count()).resolves.toBe(1);
       await expect(p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).count()).resolves.toBe(0);
-      await shot(p, '11-technician-agents');
+      await shot(p, '12-technician-agents');
 
       await p.goto(`${t.url}/app/agents/${otherAgentId}`);
       await p.getByRole('alert').filter({ hasText: 'Not found' }).waitFor();
@@ -388,10 +421,10 @@ if (!CHROMIUM) {
           await p.goto(`${t.url}/app/agents`);
           const nav = p.getByRole('navigation', { name: 'Main' });
           await expect(nav.getByRole('link', { name: 'Alerts' }).isVisible()).resolves.toBe(false);
-          await shot(p, '12-phone-agents');
+          await shot(p, '13-phone-agents');
           await nav.getByRole('button', { name: 'Menu' }).click();
           await expect(nav.getByRole('link', { name: 'Alerts' }).isVisible()).resolves.toBe(true);
-          await shot(p, '13-phone-menu');
+          await shot(p, '14-phone-menu');
           await nav.getByRole('link', { name: 'Alerts' }).click();
           await p.getByRole('heading', { name: 'Alerts', level: 1 }).waitFor();
           await expect(nav.getByRole('link', { name: 'Agents' }).isVisible()).resolves.toBe(false);

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { defaultHighlightStyle, indentOnInput, StreamLanguage, syntaxHighlighting, type StreamParser } from '@codemirror/language';
+import { defaultHighlightStyle, indentOnInput, indentUnit, StreamLanguage, syntaxHighlighting, type StreamParser } from '@codemirror/language';
 import { powerShell } from '@codemirror/legacy-modes/mode/powershell';
 import { python } from '@codemirror/legacy-modes/mode/python';
 import { shell as shellMode } from '@codemirror/legacy-modes/mode/shell';
@@ -15,9 +15,11 @@ const MODES: Record<Shell, StreamParser<unknown> | null> = {
   cmd: null,
 };
 
+/** The shell's highlighting, and its usual indentation (four spaces in Python and PowerShell, two in shell). */
 function languageOf(shell: Shell) {
   const mode = MODES[shell];
-  return mode ? StreamLanguage.define(mode) : [];
+  const unit = indentUnit.of(shell === 'bash' ? '  ' : '    ');
+  return mode ? [StreamLanguage.define(mode), unit] : [unit];
 }
 
 /** Sizes and fonts of the editor, inside its shadow root (the page's CSS does not reach there). */
