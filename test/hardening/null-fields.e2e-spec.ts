@@ -1,3 +1,4 @@
+import { createOperator, OPERATOR_PASSWORD } from '../utils/operators';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { jsonBodyOf, OpenApiDoc, operationsOf } from '../utils/openapi-doc';
 import { startTestApp, TestApp } from '../utils/test-app';
@@ -12,7 +13,16 @@ const ADMIN = 'null-fields-admin-key-0123456789abcdef';
 const WRITES = new Set(['post', 'put', 'patch']);
 
 /** The request bodies' nullable fields, as decided per column and service (the report of #18 lists why). */
-const NULLABLE = ['CreateApiKeyDto.clients', 'CreateApiKeyDto.expires_at', 'CreateDeploymentDto.install_flags', 'CreateDeploymentDto.max_registrations', 'CreateScriptDto.description', 'UpdateScriptDto.description'];
+const NULLABLE = [
+  'CreateApiKeyDto.clients',
+  'CreateApiKeyDto.expires_at',
+  'CreateDeploymentDto.install_flags',
+  'CreateDeploymentDto.max_registrations',
+  'CreateOperatorDto.clients',
+  'CreateScriptDto.description',
+  'UpdateOperatorDto.clients',
+  'UpdateScriptDto.description',
+];
 
 describe('null for a field of a request body', () => {
   let t: TestApp;
@@ -24,7 +34,7 @@ describe('null for a field of a request body', () => {
   let valid: Record<string, () => Record<string, unknown>>;
   /** The id each path parameter takes, per path. */
   const paramsOf = (path: string): Record<string, number> => ({
-    id: path.startsWith('/api/v3/clients') ? ids.client : path.startsWith('/api/v3/scripts') ? ids.script : path.startsWith('/api/v3/checks') ? ids.check : ids.task,
+    id: path.startsWith('/api/v3/operators') ? ids.operator : path.startsWith('/api/v3/clients') ? ids.client : path.startsWith('/api/v3/scripts') ? ids.script : path.startsWith('/api/v3/checks') ? ids.check : ids.task,
     siteId: ids.site,
     agentId: ids.agent,
   });
@@ -40,6 +50,7 @@ describe('null for a field of a request body', () => {
     ids.check = (await t.http.post('/api/v3/checks/').set(admin).send(check).expect(201)).body.id;
     const task = () => ({ name: unique('task'), agent: String(ids.agent), script: ids.script, schedule: '0 3 * * *' });
     ids.task = (await t.http.post('/api/v3/tasks/').set(admin).send(task()).expect(201)).body.id;
+    ids.operator = await createOperator(t, 'null-fields@ops.test', 'technician');
     const named = (what: string) => () => ({ name: unique(what) });
     const none = () => ({});
     valid = {
@@ -60,6 +71,9 @@ describe('null for a field of a request body', () => {
       'POST /api/v3/tasks': task,
       'PUT /api/v3/tasks/{id}': none,
       'PATCH /api/v3/tasks/{id}': none,
+      'POST /api/v3/auth/login': () => ({ email: 'null-fields@ops.test', password: OPERATOR_PASSWORD }),
+      'POST /api/v3/operators': () => ({ email: `op${++n}@ops.test`, password: 'long enough pw', role: 'viewer' }),
+      'PATCH /api/v3/operators/{id}': none,
     };
   });
   afterAll(async () => {
