@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import type { OperatorEntity } from '@app/entities';
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Clock } from '../common/clock';
@@ -194,50 +195,21 @@ export const COMMANDS: Record<string, Command> = {
       };
     },
   },
-  'operator disable': {
-    synopsis: 'operator disable --email E',
-    does: 'disable an operator (their sessions end at once)',
-    prepare: (args) => {
-      const { values } = parse(args, { email: { type: 'string' } });
-      const email = required(values.email, '--email');
-      return async (ctx, io) => {
-        const operators = ctx.get(OperatorsService);
-        const op = await operators.update((await operators.byEmail(email)).id, { disabled: true });
-        io.err(`disabled operator ${op.id} ${op.email}; their sessions have ended`);
-      };
-    },
-  },
-  'operator password': {
-    synopsis: 'operator password --email E',
-    does: "set an operator's password (from standard input, or asked for at a terminal; their sessions end)",
-    prepare: (args) => {
-      const { values } = parse(args, { email: { type: 'string' } });
-      const email = required(values.email, '--email');
-      return async (ctx, io) => {
-        const operators = ctx.get(OperatorsService);
-        const target = await operators.byEmail(email);
-        const password = await secret(io, `new password for ${target.email}: `, true);
-        await operators.update(target.id, { password });
-        io.err(`password of operator ${target.id} ${target.email} changed; their sessions have ended`);
-      };
-    },
-  },
-  'operator totp': {
-    synopsis: 'operator totp --email E',
-    does: 'set up TOTP for an operator (prints the otpauth URI and ten recovery codes once)',
-    prepare: (args) => {
-      const { values } = parse(args, { email: { type: 'string' } });
-      const email = required(values.email, '--email');
-      return async (ctx, io) => {
-        const operators = ctx.get(OperatorsService);
-        const target = await operators.byEmail(email);
-        const { uri, recoveryCodes } = await operators.enableTotp(target.id);
-        io.err(`TOTP set up for operator ${target.id} ${target.email}: scan the URI below into an authenticator app; it and the recovery codes are shown only this once`);
-        io.out(uri);
-        for (const code of recoveryCodes) io.out(code);
-      };
-    },
-  },
+  'operator disable': operatorCommand('disable', 'disable an operator (their sessions end at once)', async (operators, target, io) => {
+    await operators.update(target.id, { disabled: true });
+    io.err(`disabled operator ${target.id} ${target.email}; their sessions have ended`);
+  }),
+  'operator password': operatorCommand('password', "set an operator's password (from standard input, or asked for at a terminal; their sessions end)", async (operators, target, io) => {
+    const password = await secret(io, `new password for ${target.email}: `, true);
+    await operators.update(target.id, { password });
+    io.err(`password of operator ${target.id} ${target.email} changed; their sessions have ended`);
+  }),
+  'operator totp': operatorCommand('totp', 'set up TOTP for an operator (prints the otpauth URI and ten recovery codes once)', async (operators, target, io) => {
+    const { uri, recoveryCodes } = await operators.enableTotp(target.id);
+    io.err(`TOTP set up for operator ${target.id} ${target.email}: scan the URI below into an authenticator app; it and the recovery codes are shown only this once`);
+    io.out(uri);
+    for (const code of recoveryCodes) io.out(code);
+  }),
 };
 
 const PROGRAM = 'npm run cli --';
@@ -415,6 +387,22 @@ function id(value: string | undefined, what: string): number {
 const when = (d: Date | null): string => iso(d) ?? '-';
 
 /** A comma-separated list of ids (`1,2`). */
+/** `operator VERB --email E`: the operator with that email (refused, naming it, when there is none), then `act`. */
+function operatorCommand(verb: string, does: string, act: (operators: OperatorsService, target: OperatorEntity, io: CliIo) => Promise<void>): Command {
+  return {
+    synopsis: `operator ${verb} --email E`,
+    does,
+    prepare: (args) => {
+      const { values } = parse(args, { email: { type: 'string' } });
+      const email = required(values.email, '--email');
+      return async (ctx, io) => {
+        const operators = ctx.get(OperatorsService);
+        await act(operators, await operators.byEmail(email), io);
+      };
+    },
+  };
+}
+
 async function secret(io: CliIo, prompt: string, confirm: boolean): Promise<string> {
   if (!io.readSecret) throw new Error('no way to read a password here');
   const value = await io.readSecret(prompt, confirm);

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { get, qs } from '../api/http';
 import { useAgentLive } from '../api/agent-live';
 import { useSession } from '../api/session';
@@ -181,32 +181,17 @@ function CheckRow({ agentId, check: c, open, toggle }: { agentId: string; check:
         <td>{c.more_info ?? '—'}</td>
         <td>{ago(c.last_run)}</td>
         <td>
-          <button type="button" className="secondary outline small" aria-expanded={open} onClick={toggle}>
-            {open ? 'Hide' : 'Show'}
-            <span className="visually-hidden"> history of {c.name}</span>
-          </button>
+          <ShowHide open={open} toggle={toggle} what={`history of ${c.name}`} />
         </td>
       </tr>
       {open && (
-        <tr className="detail">
-          <td colSpan={5}>
-            {history.isPending ? (
-              <Loading what="history" />
-            ) : history.isError ? (
-              <ErrorNote error={history.error} />
-            ) : history.data.length === 0 ? (
-              <p className="muted">No results yet.</p>
-            ) : (
-              <ol className="history">
-                {history.data.map((r) => (
-                  <li key={r.id}>
-                    <StatusBadge status={r.status} /> {when(r.created_at)} {r.more_info ? `· ${r.more_info}` : ''}
-                  </li>
-                ))}
-              </ol>
-            )}
-          </td>
-        </tr>
+        <DetailRow query={history} what="history" empty="No results yet.">
+          {(r) => (
+            <>
+              <StatusBadge status={r.status} /> {when(r.created_at)} {r.more_info ? `· ${r.more_info}` : ''}
+            </>
+          )}
+        </DetailRow>
       )}
     </>
   );
@@ -265,34 +250,19 @@ function TaskRow({ agentId, task: t, open, toggle }: { agentId: string; task: Ta
           {t.last_retcode !== null ? ` · return code ${t.last_retcode}` : ''}
         </td>
         <td>
-          <button type="button" className="secondary outline small" aria-expanded={open} onClick={toggle}>
-            {open ? 'Hide' : 'Show'}
-            <span className="visually-hidden"> runs of {t.name}</span>
-          </button>
+          <ShowHide open={open} toggle={toggle} what={`runs of ${t.name}`} />
         </td>
       </tr>
       {open && (
-        <tr className="detail">
-          <td colSpan={5}>
-            {runs.isPending ? (
-              <Loading what="runs" />
-            ) : runs.isError ? (
-              <ErrorNote error={runs.error} />
-            ) : runs.data.length === 0 ? (
-              <p className="muted">No runs yet.</p>
-            ) : (
-              <ol className="history">
-                {runs.data.map((r) => (
-                  <li key={r.id}>
-                    <StatusBadge status={r.status} /> due {when(r.due_at)}
-                    {r.retcode !== null ? ` · return code ${r.retcode}` : ''}
-                    {r.error ? ` · ${r.error}` : ''}
-                  </li>
-                ))}
-              </ol>
-            )}
-          </td>
-        </tr>
+        <DetailRow query={runs} what="runs" empty="No runs yet.">
+          {(r) => (
+            <>
+              <StatusBadge status={r.status} /> due {when(r.due_at)}
+              {r.retcode !== null ? ` · return code ${r.retcode}` : ''}
+              {r.error ? ` · ${r.error}` : ''}
+            </>
+          )}
+        </DetailRow>
       )}
     </>
   );
@@ -361,5 +331,48 @@ function RunRow({ run: r, open, toggle }: { run: ScriptRun; open: boolean; toggl
         </tr>
       )}
     </>
+  );
+}
+
+/** The Show/Hide button of a row whose details open below it. */
+function ShowHide({ open, toggle, what }: { open: boolean; toggle: () => void; what: string }) {
+  return (
+    <button type="button" className="secondary outline small" aria-expanded={open} onClick={toggle}>
+      {open ? 'Hide' : 'Show'}
+      <span className="visually-hidden"> {what}</span>
+    </button>
+  );
+}
+
+/** The row under an opened one: its query's items as a list (loading, error and empty said as such). */
+function DetailRow<T extends { id: number }>({
+  query,
+  what,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<T[]>;
+  what: string;
+  empty: string;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <tr className="detail">
+      <td colSpan={5}>
+        {query.isPending ? (
+          <Loading what={what} />
+        ) : query.isError ? (
+          <ErrorNote error={query.error} />
+        ) : query.data.length === 0 ? (
+          <p className="muted">{empty}</p>
+        ) : (
+          <ol className="history">
+            {query.data.map((item) => (
+              <li key={item.id}>{children(item)}</li>
+            ))}
+          </ol>
+        )}
+      </td>
+    </tr>
   );
 }
