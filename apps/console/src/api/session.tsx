@@ -1,40 +1,17 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, get } from './http';
-import type { Operator, Role, Scope } from './types';
-
-/** Scopes by role, as the server maps them: used only when /auth/me does not list the scopes itself. */
-const ROLE_SCOPES: Record<Role, Scope[]> = {
-  admin: ['admin'],
-  technician: [
-    'agents:read',
-    'agents:write',
-    'deployments:read',
-    'deployments:write',
-    'clients:read',
-    'clients:write',
-    'scripts:read',
-    'scripts:write',
-    'scripts:run',
-    'checks:read',
-    'checks:write',
-    'tasks:read',
-    'tasks:write',
-    'alerts:read',
-    'alerts:write',
-  ],
-  viewer: ['agents:read', 'deployments:read', 'clients:read', 'scripts:read', 'checks:read', 'tasks:read', 'alerts:read'],
-};
+import type { Operator, Scope } from './types';
 
 interface MeAnswer {
-  operator: Omit<Operator, 'scopes'> & { scopes?: Scope[] };
+  operator: Operator;
 }
 
 /** The signed-in operator, or null (401: not signed in). */
 async function fetchMe(): Promise<Operator | null> {
   try {
     const { operator } = await get<MeAnswer>('/auth/me');
-    return { ...operator, scopes: operator.scopes ?? ROLE_SCOPES[operator.role] ?? [] };
+    return operator;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
     throw err;

@@ -1,31 +1,15 @@
 /** The management API's objects as the console reads them (docs/api.md; Swagger UI at /docs has every field). */
-export type AgentStatus = 'online' | 'offline' | 'overdue';
-export type Platform = 'windows' | 'darwin' | 'linux';
-export type Shell = 'powershell' | 'cmd' | 'python' | 'bash';
-export type Role = 'admin' | 'technician' | 'viewer';
+import { API_KEY_SCOPES, type AgentStatus, type ApiKeyScope, ARCHES, OPERATOR_ROLES, type OperatorRole, type Platform, type Shell } from '../../../../libs/entities/src/enums';
 
+// The server's own enumerations (one list for both: a scope or role added there appears here).
+export type { AgentStatus, Platform, Shell };
+export type Role = OperatorRole;
+export type Scope = ApiKeyScope;
+/** In the order the script editor offers them. */
 export const SHELLS: Shell[] = ['bash', 'python', 'powershell', 'cmd'];
-export const ROLES: Role[] = ['admin', 'technician', 'viewer'];
-export const ARCHES = ['amd64', 'arm64', 'amd64-mac', 'arm64-mac'] as const;
-export const SCOPES = [
-  'admin',
-  'agents:read',
-  'agents:write',
-  'deployments:read',
-  'deployments:write',
-  'clients:read',
-  'clients:write',
-  'scripts:read',
-  'scripts:write',
-  'scripts:run',
-  'checks:read',
-  'checks:write',
-  'tasks:read',
-  'tasks:write',
-  'alerts:read',
-  'alerts:write',
-] as const;
-export type Scope = (typeof SCOPES)[number];
+export const ROLES: readonly Role[] = OPERATOR_ROLES;
+export const SCOPES: readonly Scope[] = API_KEY_SCOPES;
+export { ARCHES };
 
 export interface Operator {
   id: number;
