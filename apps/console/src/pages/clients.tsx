@@ -85,24 +85,7 @@ function ClientCard({ client: c, writable, deletable }: { client: Client; writab
     <section className="panel" aria-labelledby={`client-${c.id}`}>
       <div className="section-head">
         {renaming ? (
-          <form
-            className="inline"
-            onSubmit={(e) => {
-              e.preventDefault();
-              rename.mutate();
-            }}
-          >
-            <label>
-              <span className="visually-hidden">New name of {c.name}</span>
-              <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
-            </label>
-            <button type="submit" className="small">
-              Save
-            </button>
-            <button type="button" className="small secondary outline" onClick={() => setRenaming(false)}>
-              Cancel
-            </button>
-          </form>
+          <RenameForm label={`New name of ${c.name}`} name={name} setName={setName} save={() => rename.mutate()} cancel={() => setRenaming(false)} />
         ) : (
           <h2 id={`client-${c.id}`}>{c.name}</h2>
         )}
@@ -163,24 +146,7 @@ function SiteItem({ clientId, site: s, writable }: { clientId: number; site: Sit
   return (
     <li>
       {renaming ? (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            rename.mutate();
-          }}
-        >
-          <label>
-            <span className="visually-hidden">New name of site {s.name}</span>
-            <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
-          </label>
-          <button type="submit" className="small">
-            Save
-          </button>
-          <button type="button" className="small secondary outline" onClick={() => setRenaming(false)}>
-            Cancel
-          </button>
-        </form>
+        <RenameForm label={`New name of site ${s.name}`} name={name} setName={setName} save={() => rename.mutate()} cancel={() => setRenaming(false)} />
       ) : (
         <>
           <span>{s.name}</span>
@@ -204,5 +170,29 @@ function SiteItem({ clientId, site: s, writable }: { clientId: number; site: Sit
       )}
       {error && <span role="alert" className="error"> {errorText(error)}</span>}
     </li>
+  );
+}
+
+/** The inline form that renames a client or a site: its field (labelled for screen readers), Save and Cancel. */
+function RenameForm({ label, name, setName, save, cancel }: { label: string; name: string; setName: (v: string) => void; save: () => void; cancel: () => void }) {
+  return (
+    <form
+      className="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
+      <label>
+        <span className="visually-hidden">{label}</span>
+        <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <button type="submit" className="small">
+        Save
+      </button>
+      <button type="button" className="small secondary outline" onClick={cancel}>
+        Cancel
+      </button>
+    </form>
   );
 }
