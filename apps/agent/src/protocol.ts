@@ -1,6 +1,14 @@
 // The agent protocol's shapes (docs/agent-protocol.md), copied here: the agent shares nothing else with the server.
 
-export const AGENT_VERSION = '0.1.0';
+// Set by scripts/build-agent.js (esbuild's and Bun's `define`); absent when the sources run as they are (unit tests).
+declare const __RMM_AGENT_VERSION__: string | undefined;
+declare const __RMM_AGENT_TARGET__: string | undefined;
+
+/** This build's version (the server's package.json version, or the build's --version). */
+export const AGENT_VERSION: string = typeof __RMM_AGENT_VERSION__ === 'string' ? __RMM_AGENT_VERSION__ : '0.1.0';
+
+/** The single-file binary target this build is (`linux-amd64`, …, `windows-amd64`); null for the Node.js bundle. */
+export const AGENT_TARGET: string | null = typeof __RMM_AGENT_TARGET__ === 'string' ? __RMM_AGENT_TARGET__ : null;
 
 export type Platform = 'windows' | 'darwin' | 'linux';
 
