@@ -10,6 +10,7 @@ import { RunErrors1764000500000 } from './1764000500000-run-errors';
 import { ConnectionEpoch1764100000000 } from './1764100000000-connection-epoch';
 import { AgentOsHostname1764200000000 } from './1764200000000-agent-os-hostname';
 import { Operators1764300000000 } from './1764300000000-operators';
+import { AgentUpdates1764400000000 } from './1764400000000-agent-updates';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -24,4 +25,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   ConnectionEpoch1764100000000,
   AgentOsHostname1764200000000,
   Operators1764300000000,
+  AgentUpdates1764400000000,
 ];

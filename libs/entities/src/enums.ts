@@ -56,3 +56,15 @@ export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 export function sqlList(values: readonly string[]): string {
   return values.map((v) => `'${v}'`).join(', ');
 }
+
+/** The single-file agent binaries the server builds and serves (`GET /agent/v1/download/{target}`; docs/agent-binaries.md). */
+export const AGENT_TARGETS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64', 'windows-amd64'] as const;
+export type AgentTarget = (typeof AGENT_TARGETS)[number];
+
+/** A client's agents: updated to the server's agent version automatically (staged), or left as they are. */
+export const AGENT_UPDATE_MODES = ['auto', 'off'] as const;
+export type AgentUpdateMode = (typeof AGENT_UPDATE_MODES)[number];
+
+/** One agent's update to the server's version: waiting for a slot, offered and under way, on the new version, or refused/rolled back. */
+export const AGENT_UPDATE_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
+export type AgentUpdateStatus = (typeof AGENT_UPDATE_STATUSES)[number];

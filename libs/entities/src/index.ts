@@ -17,6 +17,7 @@ import { ScriptEntity } from './script.entity';
 import { SessionEntity } from './session.entity';
 import { SiteEntity } from './site.entity';
 import { TaskEntity } from './task.entity';
+import { AgentUpdateEntity } from './agent-update.entity';
 import { TaskRunEntity } from './task-run.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
@@ -24,6 +25,7 @@ import { UserEntity } from './user.entity';
 export * from './enums';
 export {
   AgentEntity,
+  AgentUpdateEntity,
   AlertEntity,
   ApiKeyEntity,
   AppSettingEntity,
@@ -78,4 +80,5 @@ export const ALL_ENTITIES = [
   TaskRunEntity,
   OperatorEntity,
   OperatorSessionEntity,
+  AgentUpdateEntity,
 ];

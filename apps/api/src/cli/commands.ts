@@ -4,6 +4,7 @@ import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Clock } from '../common/clock';
 import { CommonErrorCode, DomainError, invalid, notFound } from '../common/errors/domain-error';
+import { AgentSigningKey } from '../rmm/agent-updates/signing-key';
 import { RuntimeConfig } from '../config/runtime-config';
 import { UsersService } from '../platform/users/users.service';
 import { ApiKeysService, parseDuration } from '../rmm/api-keys/api-keys.service';
@@ -146,7 +147,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'keys show': {
     synopsis: 'keys show',
-    does: 'print the generated data-platform and function keys and the default tenant',
+    does: "print the generated data-platform and function keys, the default tenant, and the agent update signing key's public half",
     prepare: (args) => {
       parse(args, {});
       return async (ctx, io) => {
@@ -163,6 +164,8 @@ export const COMMANDS: Record<string, Command> = {
         }
         io.out(`RMM_DEFAULT_CLIENT_ID=${r.rmmDefaultClientId}`);
         io.out(`RMM_DEFAULT_SITE_ID=${r.rmmDefaultSiteId}`);
+        // The public half only (never the private seed): what the installers write into each agent as update_key.
+        io.out(`RMM_AGENT_SIGNING_PUBLIC_KEY=${new AgentSigningKey(r).publicKeyBase64}`);
       };
     },
   },

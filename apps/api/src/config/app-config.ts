@@ -95,6 +95,10 @@ export interface AppConfig {
   /** A console session ends after this long without a request, and this long after sign-in whatever happens. */
   sessionIdleMinutes: number;
   sessionMaxHours: number;
+  /** The Ed25519 key agent updates are signed with: base64 of its 32-byte seed (default: generated, kept in app_settings). */
+  agentSigningKey?: string;
+  /** At most this many agents updating themselves at once, across instances (docs/agent-binaries.md). */
+  agentUpdateConcurrency: number;
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -104,6 +108,7 @@ export const SECRET_VARIABLES = [
   'DATA_SERVICE_ROLE_KEY',
   'RMM_ADMIN_API_KEY',
   'RMM_API_KEY',
+  'RMM_AGENT_SIGNING_KEY',
 ] as const;
 
 export class ConfigError extends Error {
@@ -187,7 +192,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     reconcileSeconds: integer(env, 'RMM_RECONCILE_SECONDS', 60, 1, 86_400),
     sessionIdleMinutes: integer(env, 'RMM_SESSION_IDLE_MINUTES', 60, 1, 525_600),
     sessionMaxHours: integer(env, 'RMM_SESSION_MAX_HOURS', 12, 1, 8_760),
+    agentSigningKey: signingSeed(env, 'RMM_AGENT_SIGNING_KEY'),
+    agentUpdateConcurrency: integer(env, 'RMM_AGENT_UPDATE_CONCURRENCY', 50, 1, 100_000),
   };
+}
+
+/** An Ed25519 seed: base64 (or base64url) of exactly 32 bytes, returned as standard base64. */
+function signingSeed(env: Env, name: string): string | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  const bytes = /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64') : Buffer.alloc(0);
+  if (bytes.length !== 32) throw new ConfigError(name, 'must be the base64 of a 32-byte Ed25519 seed (e.g. openssl rand -base64 32)');
+  return bytes.toString('base64');
 }
 
 function text(env: Env, name: string): string | undefined {

@@ -12,7 +12,7 @@ import { closeSocket, contextOf, refuseMessage } from '../../common/ws/ws-connec
 import { RmmEvents } from '../events/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceRepository } from './agent-presence.repository';
-import { CheckResultMessage, HeartbeatMessage, parseAgentMessage, ResultMessage, ScriptOutputMessage } from './agent-protocol';
+import { CheckResultMessage, HeartbeatMessage, parseAgentMessage, ResultMessage, ScriptOutputMessage, UpdateFailedMessage } from './agent-protocol';
 import { parseHeartbeatFacts } from './heartbeat-facts';
 import { PingRounds } from './ping-rounds';
 import { PresenceConnection, superseded } from './presence-rules';
@@ -295,7 +295,10 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   @SubscribeMessage('heartbeat')
   heartbeat(ws: WebSocket, message: HeartbeatMessage): void {
     const { facts } = message;
-    this.presence.heartbeat(contextOf<number>(ws), this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts));
+    const agentId = contextOf<number>(ws);
+    this.presence.heartbeat(agentId, this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts));
+    // Features that act on what an agent reports (agent updates: its version), only when it reports something.
+    if (facts !== undefined) this.channel.dispatch(agentId, 'heartbeat', message as unknown as Record<string, unknown>);
   }
 
   @SubscribeMessage('script.output')
@@ -319,6 +322,12 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   checkResult(ws: WebSocket, message: CheckResultMessage): void {
     // A feature's message (check.result: the checks module, through AgentChannel.handle).
     this.channel.dispatch(contextOf<number>(ws), 'check.result', message as unknown as Record<string, unknown>);
+  }
+
+  @SubscribeMessage('update.failed')
+  updateFailed(ws: WebSocket, message: UpdateFailedMessage): void {
+    // A feature's message (agent updates).
+    this.channel.dispatch(contextOf<number>(ws), 'update.failed', message as unknown as Record<string, unknown>);
   }
 }
 

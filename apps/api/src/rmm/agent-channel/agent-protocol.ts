@@ -1,6 +1,6 @@
 import { Static, TSchema, Type } from '@sinclair/typebox';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { CHECK_STATUSES, PLATFORMS } from '@app/entities';
+import { AGENT_TARGETS, CHECK_STATUSES, PLATFORMS } from '@app/entities';
 import { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN, PG_INT_MAX } from '../../common/values';
 
 /**
@@ -12,6 +12,8 @@ import { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN, PG_INT_MAX } from '../../co
  */
 
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
+/** The longest reason an agent may give (update.failed; the same bound as a refusal). */
+const REFUSAL_MAX_LENGTH = 1_000;
 const Id = Type.Integer({ minimum: 1, maximum: PG_INT_MAX });
 const Printable = (maxLength: number, minLength = 0) => Type.String({ minLength, maxLength, pattern: PRINTABLE });
 /** One of these words (a JSON Schema `enum`, so that a wrong one is answered with the list). */
@@ -44,6 +46,8 @@ export const FactsSchema = Type.Object({
   public_ip: Printable(64),
   local_ip: Printable(255),
   logged_in_username: Printable(255),
+  /** The binary target the agent updates itself as (only a single-file agent holding the server's update key sends it). Not stored. */
+  update_target: OneOf(AGENT_TARGETS),
 });
 export type Facts = Static<typeof FactsSchema>;
 
@@ -79,12 +83,21 @@ export const CheckResultSchema = Type.Object({
 });
 export type CheckResultMessage = Static<typeof CheckResultSchema>;
 
+/** The agent refused the version update.available offered, or rolled it back (docs/agent-binaries.md). */
+export const UpdateFailedSchema = Type.Object({
+  type: Type.Literal('update.failed'),
+  version: Printable(64, 1),
+  error: Printable(REFUSAL_MAX_LENGTH, 1),
+});
+export type UpdateFailedMessage = Static<typeof UpdateFailedSchema>;
+
 /** Every message an agent may send, by `type`. */
 export const AGENT_MESSAGES = {
   heartbeat: HeartbeatSchema,
   'script.output': ScriptOutputSchema,
   result: ResultSchema,
   'check.result': CheckResultSchema,
+  'update.failed': UpdateFailedSchema,
 } as const;
 export type AgentMessageType = keyof typeof AGENT_MESSAGES;
 
@@ -103,7 +116,7 @@ export const ScriptRunAnswerSchema = Type.Object({
 });
 
 /** A refusal's reason: one line or a few for a person. */
-export const REFUSAL_MAX = 1_000;
+export const REFUSAL_MAX = REFUSAL_MAX_LENGTH;
 
 /** `ok: true` with the command's result, or `ok: false` with a reason (a refusal: the agent would not or could not). */
 const answerOf = <T extends TSchema>(result: T) =>
@@ -144,6 +157,17 @@ export const SERVER_MESSAGES = {
   }),
   'checks.sync': Type.Object({ type: Type.Literal('checks.sync'), id: Type.Optional(Type.String()), checks: Type.Array(SyncedCheckSchema) }),
   error: Type.Object({ type: Type.Literal('error'), message: Type.String() }),
+  'update.available': Type.Object({
+    type: Type.Literal('update.available'),
+    id: Type.Optional(Type.String()),
+    version: Type.String({ minLength: 1 }),
+    target: OneOf(AGENT_TARGETS),
+    url: Type.String({ pattern: '^/agent/v1/download/' }),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    size: Type.Integer({ minimum: 1 }),
+    signature: Type.String({ minLength: 1 }),
+  }),
+  'agent.uninstall': Type.Object({ type: Type.Literal('agent.uninstall'), id: Type.Optional(Type.String()) }),
 } as const;
 
 // ---- validation ------------------------------------------------------------------------------------------------
@@ -187,6 +211,7 @@ export type ParsedAgentMessage =
   | { ok: true; type: 'script.output'; message: ScriptOutputMessage }
   | { ok: true; type: 'result'; message: ResultMessage }
   | { ok: true; type: 'check.result'; message: CheckResultMessage }
+  | { ok: true; type: 'update.failed'; message: UpdateFailedMessage }
   | { ok: false; error: string };
 
 const KNOWN_TYPES = Object.keys(AGENT_MESSAGES).join(', ');

@@ -1,5 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { fieldInvalid } from '../../common/errors/domain-error';
 import { AuthedRequest, clientFilter } from '../common/principal';
 import { ScriptRunAcceptedDto, ScriptRunDto, ScriptRunFilterDto, ScriptRunResultDto, toScriptRunDto } from '../script-runs/script-runs.dto';
 import type { FastifyReply } from 'fastify';
@@ -41,11 +42,18 @@ export class AgentsController {
   @Delete(':agentId')
   @HttpCode(204)
   @RequireScope('agents:write')
-  @ApiOperation({ summary: "Delete the server's record of an agent (and its checks, tasks, alerts); the installed software stays. Scope: agents:write" })
-  @ApiNoContentResponse()
+  @ApiOperation({
+    summary:
+      "Delete the server's record of an agent (and its checks, tasks, alerts). The installed software stays, unless uninstall=true: a connected agent is first told to uninstall itself (its service and files; agent.uninstall), and X-Agent-Uninstall says `sent` or `not connected`. Scope: agents:write",
+  })
+  @ApiQuery({ name: 'uninstall', required: false, enum: ['true', 'false'] })
+  @ApiNoContentResponse({ headers: { 'X-Agent-Uninstall': { description: 'with uninstall=true: `sent` or `not connected`', schema: { type: 'string' } } } })
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'uninstall is not true or false' })
   @ApiResponse({ status: 404, type: RmmErrorDto })
-  async remove(@Param('agentId', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<void> {
-    await this.agents.delete(id, clientFilter(req.principal));
+  async remove(@Param('agentId', ParseIdPipe) id: number, @Query('uninstall') uninstall: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    if (uninstall !== undefined && uninstall !== 'true' && uninstall !== 'false') throw fieldInvalid('uninstall', 'must be true or false');
+    const told = await this.agents.delete(id, clientFilter(req.principal), uninstall === 'true');
+    if (told) void reply.header('x-agent-uninstall', told);
   }
 
   @Post(':agentId/runscript')

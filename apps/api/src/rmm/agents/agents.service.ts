@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { ScriptRunAcceptedDto, ScriptRunResultDto } from '../script-runs/script-runs.dto';
 import { RunFilter } from '../script-runs/script-runs.repository';
 import { ScriptRunsService } from '../script-runs/script-runs.service';
+import { AgentChannel } from '../agent-channel/agent-channel';
 
 @Injectable()
 export class AgentsService {
@@ -19,6 +20,7 @@ export class AgentsService {
     private readonly repo: AgentsRepository,
     private readonly scripts: ScriptsService,
     private readonly scriptRuns: ScriptRunsService,
+    private readonly channel: AgentChannel,
   ) {}
 
   /** One page of the agents the caller may see, and how many of them the filter matches (X-Total-Count). */
@@ -68,9 +70,19 @@ export class AgentsService {
     return agent;
   }
 
-  /** Removes the server's record only; the installed agent is not touched. */
-  async delete(id: number, clients: ClientScope): Promise<void> {
+  /**
+   * Removes the server's record. The installed agent is not touched, unless `uninstall`: a connected agent (on any
+   * instance) is first told to uninstall itself (agent.uninstall: it removes its service and files and exits).
+   * Answers whether that message went out ('sent'), or there was no connection to send it on ('not connected').
+   */
+  async delete(id: number, clients: ClientScope, uninstall = false): Promise<'sent' | 'not connected' | null> {
+    let told: 'sent' | 'not connected' | null = null;
+    if (uninstall) {
+      if (!(await this.repo.exists(id, clients))) throw notFound();
+      told = (await this.channel.notify(id, { type: 'agent.uninstall' })) ? 'sent' : 'not connected';
+    }
     if (!(await this.repo.delete(id, clients))) throw notFound();
+    return told;
   }
 
   /**

@@ -7,7 +7,7 @@ import { setTotal } from '../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../common/pagination.dto';
 import { RmmErrorDto } from '../common/rmm-error.dto';
 import { RequireScope, RmmController } from '../common/scopes';
-import { ClientDto, CreateClientDto, RenameDto, SiteDto, toClientDto, toSiteDto } from './clients.dto';
+import { ClientDto, CreateClientDto, PatchClientDto, RenameDto, SiteDto, toClientDto, toSiteDto } from './clients.dto';
 import { ClientsService } from './clients.service';
 
 @RmmController('clients', 'clients and sites')
@@ -31,7 +31,7 @@ export class ClientsController {
   @ApiCreatedResponse({ type: ClientDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error, or the name is taken' })
   async create(@Body() body: CreateClientDto): Promise<ClientDto> {
-    return toClientDto(await this.clients.createClientWithSite(body.name, body.site_name));
+    return toClientDto(await this.clients.createClientWithSite(body.name, body.site_name, body.agent_update));
   }
 
   @Get(':id')
@@ -52,10 +52,11 @@ export class ClientsController {
 
   @Patch(':id')
   @RequireScope('clients:write')
-  @ApiOperation({ summary: 'Rename a client (same as PUT). Scope: clients:write' })
+  @ApiOperation({ summary: "Change a client: its name, and whether its agents update themselves (agent_update auto | off). Scope: clients:write" })
   @ApiOkResponse({ type: ClientDto })
-  async patch(@Param('id', ParseIdPipe) id: number, @Body() body: RenameDto, @Req() req: AuthedRequest): Promise<ClientDto> {
-    return toClientDto(await this.clients.renameClient(id, body.name, clientFilter(req.principal)));
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error, no field given, or the name is taken' })
+  async patch(@Param('id', ParseIdPipe) id: number, @Body() body: PatchClientDto, @Req() req: AuthedRequest): Promise<ClientDto> {
+    return toClientDto(await this.clients.updateClient(id, { name: body.name, agentUpdate: body.agent_update }, clientFilter(req.principal)));
   }
 
   @Delete(':id')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transaction-host';
-import { ClientEntity, SiteEntity } from '@app/entities';
+import { AgentUpdateMode, ClientEntity, SiteEntity } from '@app/entities';
 import { ClientScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
 
@@ -63,6 +63,15 @@ export class ClientsRepository {
 
   async renameClient(id: number, name: string): Promise<boolean> {
     return ((await this.clients.update({ id }, { name })).affected ?? 0) > 0;
+  }
+
+  /** Sets agent_update; `off` also drops the client's pending agent updates. False when there is no such client. */
+  async setAgentUpdate(id: number, mode: AgentUpdateMode): Promise<boolean> {
+    const found = ((await this.clients.update({ id }, { agentUpdate: mode })).affected ?? 0) > 0;
+    if (found && mode === 'off') {
+      await this.tx.exec(`DELETE FROM agent_updates u USING agents a WHERE a.id = u.agent_id AND a.client_id = $1 AND u.status = 'pending'`, [id]);
+    }
+    return found;
   }
 
   async renameSite(id: number, name: string): Promise<void> {

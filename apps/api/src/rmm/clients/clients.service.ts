@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClientEntity, SiteEntity } from '@app/entities';
+import { AgentUpdateMode, ClientEntity, SiteEntity } from '@app/entities';
 import { DomainError, fieldInvalid, notFound } from '../../common/errors/domain-error';
 import { isStillReferenced, isUniqueViolation } from '../../database/pg-errors';
 import { TransactionHost } from '../../database/transaction-host';
@@ -73,9 +73,10 @@ export class ClientsService {
   }
 
   /** A client and, when named, its first site: both or neither (one transaction). */
-  createClientWithSite(name: string, siteName?: string): Promise<ClientEntity> {
+  createClientWithSite(name: string, siteName?: string, agentUpdate?: AgentUpdateMode): Promise<ClientEntity> {
     return this.tx.run(async () => {
       const client = await this.createClient(name);
+      if (agentUpdate !== undefined) await this.repo.setAgentUpdate(client.id, agentUpdate);
       if (siteName !== undefined) await this.createSite(client.id, siteName, EVERY_CLIENT, 'site_name');
       return this.get(client.id, EVERY_CLIENT);
     });
@@ -92,6 +93,20 @@ export class ClientsService {
       throw err;
     }
     return this.get(id, clients);
+  }
+
+  /**
+   * PATCH: the name and/or agent_update (at least one), in one transaction. Turning updates off drops the client's
+   * pending agent updates (those under way finish).
+   */
+  async updateClient(id: number, change: { name?: string; agentUpdate?: AgentUpdateMode }, clients: ClientScope): Promise<ClientEntity> {
+    if (change.name === undefined && change.agentUpdate === undefined) throw fieldInvalid('name', 'give name or agent_update (or both)');
+    if (!inScope(clients, id)) throw notFound();
+    return this.tx.run(async () => {
+      if (change.name !== undefined) await this.renameClient(id, change.name, clients);
+      if (change.agentUpdate !== undefined && !(await this.repo.setAgentUpdate(id, change.agentUpdate))) throw notFound();
+      return this.get(id, clients);
+    });
   }
 
   /** Refused while agents belong to the client: their records would lose their tenant. */

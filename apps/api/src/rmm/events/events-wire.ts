@@ -21,6 +21,8 @@ export const RELAYED_EVENTS = [
   'agent.offline',
   'agent.overdue',
   'agent.updated',
+  'agent.updating',
+  'agent.update_failed',
   'script.started',
   'script.output',
   'script.finished',
@@ -42,6 +44,8 @@ export const FLEET_EVENTS = [
   'agent.offline',
   'agent.overdue',
   'agent.updated',
+  'agent.updating',
+  'agent.update_failed',
   'alert.created',
   'alert.acknowledged',
   'alert.resolved',
@@ -97,6 +101,10 @@ function wireData<K extends WireEventName>(event: K, input: WireInput[K]): unkno
       return { status: 'overdue' };
     case 'agent.updated':
       return e.input.agent;
+    case 'agent.updating':
+      return { from_version: e.input.fromVersion, to_version: e.input.toVersion };
+    case 'agent.update_failed':
+      return { version: e.input.version, error: e.input.error };
     case 'script.started':
       return { run_id: e.input.runId, script: e.input.script };
     case 'script.output':

@@ -12,6 +12,10 @@ export interface RmmEventMap {
   'agent.offline': { agentId: number };
   'agent.overdue': { agentId: number };
   'agent.updated': { agentId: number };
+  /** The agent was offered the server's agent version (update.available sent; docs/agent-binaries.md). */
+  'agent.updating': { agentId: number; fromVersion: string; toVersion: string };
+  /** The agent refused the offered version (bad signature or hash, download failed) or rolled it back, or never came back on it. */
+  'agent.update_failed': { agentId: number; version: string; error: string };
   /**
    * A channel of the agent connected and was given this connection_epoch (AgentPresenceRepository): any
    * instance holding an older connection of the agent closes it (4000). Not relayed to subscribers; a lost one is
