@@ -12,13 +12,18 @@ const path = require('node:path');
 
 const BUN_VERSION = '1.4.5';
 
-/** Our target names, the file each one's binary has, Bun's --target and the runtime package. */
+/**
+ * Our target names, the file each one's binary has, Bun's --target and the runtime package. The x64 targets use
+ * Bun's "baseline" runtimes (x86-64-v2: SSE4.2, any x64 CPU since 2008): the default x64 runtimes need AVX2 and
+ * die with SIGILL on older CPUs and in virtual machines with a conservative CPU model (Proxmox's default CPU
+ * types have no AVX2), which an agent of many devices cannot afford. The compiler is this machine's runtime.
+ */
 const TARGETS = [
-  { target: 'linux-amd64', file: 'rmm-agent-linux-amd64', bunTarget: 'bun-linux-x64', pkg: '@oven/bun-linux-x64', exe: 'bin/bun' },
+  { target: 'linux-amd64', file: 'rmm-agent-linux-amd64', bunTarget: 'bun-linux-x64-baseline', pkg: '@oven/bun-linux-x64-baseline', exe: 'bin/bun' },
   { target: 'linux-arm64', file: 'rmm-agent-linux-arm64', bunTarget: 'bun-linux-arm64', pkg: '@oven/bun-linux-aarch64', exe: 'bin/bun' },
-  { target: 'darwin-amd64', file: 'rmm-agent-darwin-amd64', bunTarget: 'bun-darwin-x64', pkg: '@oven/bun-darwin-x64', exe: 'bin/bun' },
+  { target: 'darwin-amd64', file: 'rmm-agent-darwin-amd64', bunTarget: 'bun-darwin-x64-baseline', pkg: '@oven/bun-darwin-x64-baseline', exe: 'bin/bun' },
   { target: 'darwin-arm64', file: 'rmm-agent-darwin-arm64', bunTarget: 'bun-darwin-arm64', pkg: '@oven/bun-darwin-aarch64', exe: 'bin/bun' },
-  { target: 'windows-amd64', file: 'rmm-agent-windows-amd64.exe', bunTarget: 'bun-windows-x64', pkg: '@oven/bun-windows-x64', exe: 'bin/bun.exe' },
+  { target: 'windows-amd64', file: 'rmm-agent-windows-amd64.exe', bunTarget: 'bun-windows-x64-baseline', pkg: '@oven/bun-windows-x64-baseline', exe: 'bin/bun.exe' },
 ];
 
 /** The target of the machine this runs on (its runtime is the compiler), or undefined. */
