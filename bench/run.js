@@ -22,6 +22,7 @@ const { ServerProcess, benchEnv, createDatabase, dropDatabase, freePort, round, 
 const { runEnrollBench } = require('./enroll');
 const { runInstancesBench } = require('./instances');
 const { runConsoleBench, consoleMarkdown, updateConsoleDoc } = require('./console');
+const { runAgentBinariesBench, agentBinariesMarkdown, updateAgentBinariesDoc } = require('./agent-binaries');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(__dirname, 'results');
@@ -140,6 +141,16 @@ async function main() {
     log(`console bench failed: ${err.message}`);
   }
 
+  // The single-file agents (issue 22): each target built alone into a temporary folder, its size, gzip size and
+  // build time. No server or database.
+  try {
+    log('agent binaries (bench/agent-binaries.js)…');
+    result.agentBinaries = await runAgentBinariesBench({ log });
+  } catch (err) {
+    result.agentBinaries = { error: err.message };
+    log(`agent binaries bench failed: ${err.message}`);
+  }
+
   // Two instances over Redis (when REDIS_URL names one on this machine): the requested count split over two
   // server processes on one database, runscript across them. Not clamped: each process holds half.
   try {
@@ -182,6 +193,11 @@ async function main() {
     const consoleTable = consoleMarkdown(result.console);
     updateConsoleDoc(consoleTable);
     console.log(`\nThe console (issue 21):\n\n${consoleTable}`);
+  }
+  if (result.agentBinaries && !result.agentBinaries.error) {
+    const binariesTable = agentBinariesMarkdown(result.agentBinaries);
+    updateAgentBinariesDoc(binariesTable);
+    console.log(`\nThe agent binaries (issue 22):\n\n${binariesTable}`);
   }
 }
 
