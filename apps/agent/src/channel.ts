@@ -1,5 +1,7 @@
 import WebSocket from 'ws';
 import {
+  AGENT_TARGET,
+  AGENT_VERSION,
   AgentMessage,
   CLOSE_GOING_AWAY,
   CLOSE_REENROLLED,
@@ -7,6 +9,7 @@ import {
   HeartbeatFacts,
   ScriptRunMessage,
   ServerMessage,
+  UpdateAvailableMessage,
 } from './protocol';
 import { CheckScheduler, validDefinitions } from './checks';
 import { changedFacts, collectFacts, heartbeatFacts } from './facts';
@@ -58,9 +61,12 @@ export function reconnectDelayMs(attempt: number, afterShutdown: boolean, random
   return backoffMs(attempt - RESTART_ATTEMPTS + 3, random);
 }
 
+/** Informational (server logs): `rmm-agent/0.1.0`, or `rmm-agent/0.1.0 (linux-amd64)` for a binary. */
+export const USER_AGENT = `rmm-agent/${AGENT_VERSION}${AGENT_TARGET ? ` (${AGENT_TARGET})` : ''}`;
+
 export function openSocket(state: AgentState): WebSocket {
   return new WebSocket(channelUrl(state.server), {
-    headers: { 'X-Agent-Id': state.agent_id, Authorization: `Bearer ${state.agent_secret}` },
+    headers: { 'X-Agent-Id': state.agent_id, Authorization: `Bearer ${state.agent_secret}`, 'User-Agent': USER_AGENT },
     handshakeTimeout: 15_000,
     maxPayload: 16 * 1024 * 1024,
   });
@@ -76,6 +82,19 @@ export function resultMessage(id: string, outcome: Awaited<ReturnType<typeof run
     result.stdout = result.stdout.slice(0, Math.floor(result.stdout.length / 2));
     result.stderr = result.stderr.slice(0, Math.floor(result.stderr.length / 2));
   }
+}
+
+/** Sends on the current connection; false when there is none open (the message is not sent). */
+export type SendCurrent = (message: AgentMessage) => boolean;
+
+/** What `run` adds to the channel: self-update and uninstall (main.ts, update.ts). */
+export interface ChannelHooks {
+  /** Sent as the heartbeat fact update_target (docs/agent-protocol.md). */
+  updateTarget?: string;
+  /** After each hello, once the first heartbeat is sent. */
+  onHello?: (send: SendCurrent) => void;
+  onUpdateAvailable?: (msg: UpdateAvailableMessage, send: SendCurrent) => void;
+  onUninstall?: () => void;
 }
 
 /**
@@ -94,6 +113,7 @@ export class AgentChannel {
   constructor(
     private readonly state: AgentState,
     private readonly log: Log,
+    private readonly hooks: ChannelHooks = {},
   ) {
     this.checks = new CheckScheduler(
       (result) => {
@@ -131,7 +151,7 @@ export class AgentChannel {
     const beat = (): void => {
       let facts: Partial<HeartbeatFacts> | undefined;
       try {
-        const current = heartbeatFacts(collectFacts());
+        const current = heartbeatFacts(collectFacts(), this.hooks.updateTarget);
         facts = changedFacts(sentFacts, current);
         sentFacts = current;
       } catch (err) {
@@ -177,6 +197,7 @@ export class AgentChannel {
           beat(); // the first heartbeat at once, with every fact
           heartbeat = setInterval(beat, every);
           this.log(`agent ${msg.agent_id} online; heartbeat every ${every / 1000} s`);
+          this.hooks.onHello?.(this.sendCurrent);
           break;
         }
         case 'script.run':
@@ -187,6 +208,14 @@ export class AgentChannel {
           break;
         case 'error':
           this.log(`the server says: ${msg.message}`);
+          break;
+        case 'update.available':
+          if (this.hooks.onUpdateAvailable) this.hooks.onUpdateAvailable(msg, this.sendCurrent);
+          else this.log('ignored update.available: this process does not update itself');
+          break;
+        case 'agent.uninstall':
+          if (this.hooks.onUninstall) this.hooks.onUninstall();
+          else this.log('ignored agent.uninstall');
           break;
         default:
           this.log(`ignored a message of type ${(msg as { type?: unknown }).type}`);
@@ -218,6 +247,13 @@ export class AgentChannel {
       this.retryTimer = setTimeout(() => this.connect(next, shutdown), delay);
     });
   }
+
+  private readonly sendCurrent: SendCurrent = (message) => {
+    const ws = this.ws;
+    if (this.stopped || !ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(message));
+    return true;
+  };
 
   private send(ws: WebSocket, message: AgentMessage | string): void {
     if (ws.readyState !== WebSocket.OPEN) return;

@@ -81,11 +81,14 @@ export function parseDf(out: string): Disk[] {
   return result;
 }
 
-/** The facts a heartbeat may carry (no monitoring_type; the hostname is the machine's, kept by the server as os_hostname). */
-export function heartbeatFacts(facts: Facts): HeartbeatFacts {
+/**
+ * The facts a heartbeat may carry (no monitoring_type; the hostname is the machine's, kept by the server as
+ * os_hostname), and update_target when the agent can update itself.
+ */
+export function heartbeatFacts(facts: Facts, updateTarget?: string): HeartbeatFacts {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- dropped on purpose
   const { monitoring_type, ...rest } = facts;
-  return rest;
+  return updateTarget ? { ...rest, update_target: updateTarget } : rest;
 }
 
 /**

@@ -1,18 +1,23 @@
-// The reference agent: `register`, `run`, `status` (apps/agent/README.md). Built to one file, dist/agent/rmm-agent.js.
+// The reference agent: `register`, `run`, `status`, `uninstall` (apps/agent/README.md). Built to one file, dist/agent/rmm-agent.js.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { AgentChannel, channelUrl, EXIT_STOPPED, openSocket } from './channel';
 import { collectFacts, hardwareId, rawMachineId } from './facts';
-import { AGENT_VERSION, Registered } from './protocol';
-import { AgentState, DEFAULT_PREFIX, readState, writeState } from './state';
+import { AGENT_TARGET, AGENT_VERSION, Registered } from './protocol';
+import { AgentState, DEFAULT_PREFIX, parseUpdateKey, readState, writeState } from './state';
+import { uninstall } from './uninstall';
+import { EXIT_RESTART, respawn, Updater } from './update';
 
-const USAGE = `rmm-agent ${AGENT_VERSION}
+const USAGE = `rmm-agent ${AGENT_VERSION}${AGENT_TARGET ? ` (${AGENT_TARGET})` : ''}
 usage:
-  rmm-agent register --server URL --token DEPLOYMENT_UUID [--prefix DIR]
-  rmm-agent run [--prefix DIR]
+  rmm-agent register --server URL --token DEPLOYMENT_UUID [--prefix DIR] [--update-key KEY]
+  rmm-agent run [--service] [--prefix DIR]
   rmm-agent status [--prefix DIR]
---prefix defaults to ${DEFAULT_PREFIX}; env RMM_AGENT_HOSTNAME overrides the hostname sent at registration.`;
+  rmm-agent uninstall [--prefix DIR]
+  rmm-agent --version
+--prefix defaults to ${DEFAULT_PREFIX}; env RMM_AGENT_HOSTNAME overrides the hostname sent at registration.
+--update-key: the server's update key (base64); --service: a service manager restarts this process (exit 10).`;
 
 /** Exit codes (apps/agent/README.md). */
 const EXIT_FAILED = 1;
@@ -34,11 +39,19 @@ function log(line: string): void {
   process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 }
 
+/** Options that take no value (present: 'true'). */
+const FLAGS = new Set(['service']);
+
 function parseOptions(argv: string[]): Record<string, string> {
   const options: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
     if (!m) throw new Failure(`unexpected argument: ${argv[i]}\n${USAGE}`, EXIT_USAGE);
+    if (FLAGS.has(m[1])) {
+      if (m[2] !== undefined) throw new Failure(`--${m[1]} takes no value`, EXIT_USAGE);
+      options[m[1]] = 'true';
+      continue;
+    }
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new Failure(`--${m[1]} needs a value`, EXIT_USAGE);
     options[m[1]] = value;
@@ -56,6 +69,10 @@ async function register(options: Record<string, string>): Promise<number> {
     base = u.toString().replace(/\/+$/, '');
   } catch {
     throw new Failure(`--server must be an http:// or https:// URL, not ${server}`, EXIT_USAGE);
+  }
+  const updateKey = options['update-key'];
+  if (updateKey !== undefined && !parseUpdateKey(updateKey)) {
+    throw new Failure('--update-key must be the base64 of a 32-byte Ed25519 public key (the server prints it: npm run cli -- keys show)', EXIT_USAGE);
   }
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const facts = collectFacts();
@@ -112,7 +129,9 @@ async function register(options: Record<string, string>): Promise<number> {
     throw new Failure(`registration failed: HTTP ${res.status}: ${detail}${errors}`, EXIT_FAILED);
   }
   const reg = body as unknown as Registered;
-  const file = writeState(prefix, { server: base, agent_id: reg.agent_id, agent_secret: reg.agent_secret });
+  // Without --update-key, a re-registration with the same server keeps the key it had.
+  const keep = updateKey ?? (previous?.server === base ? previous.update_key : undefined);
+  const file = writeState(prefix, { server: base, agent_id: reg.agent_id, agent_secret: reg.agent_secret, ...(keep ? { update_key: keep } : {}) });
   // The server may register the device under another name than its own: the hostname the enrollment function was asked for.
   const as = reg.hostname && reg.hostname !== facts.hostname ? `as ${reg.hostname} (this machine: ${facts.hostname})` : `as ${facts.hostname}`;
   log(`registered ${as}: agent ${reg.agent_id}${reg.reenrolled ? ' (re-enrolled: same agent id, new secret)' : ''}; state in ${file}`);
@@ -155,10 +174,37 @@ function runningPid(prefix: string): number | undefined {
 
 async function run(options: Record<string, string>): Promise<number> {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const service = options.service === 'true';
   const state = readState(prefix);
   const pidFile = join(prefix, 'run.pid');
   writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
-  const channel = new AgentChannel(state, log);
+  let respawnAtExit = false;
+  const updater = new Updater({
+    prefix,
+    server: state.server,
+    key: state.update_key ? parseUpdateKey(state.update_key) : undefined,
+    version: AGENT_VERSION,
+    target: AGENT_TARGET,
+    execPath: process.execPath,
+    log,
+    // Under a service manager it starts the binary again (exit 10); otherwise this process does, on its way out.
+    restart: () => {
+      respawnAtExit = !service;
+      channel.stop(service ? EXIT_RESTART : EXIT_STOPPED);
+    },
+  });
+  const channel: AgentChannel = new AgentChannel(state, log, {
+    updateTarget: updater.updateTarget,
+    onHello: (send) => updater.onHello(send),
+    onUpdateAvailable: (msg, send) => void updater.offer(msg, send),
+    onUninstall: () => {
+      log('the server asks this agent to uninstall itself');
+      // Exit 0 even when something is left: a service manager would restart a failure, without a state file.
+      uninstall(prefix, { self: true, log });
+      channel.stop(EXIT_STOPPED);
+    },
+  });
+  updater.start();
   const onSignal = (signal: string): void => {
     log(`${signal}: stopping`);
     channel.stop(EXIT_STOPPED);
@@ -168,6 +214,8 @@ async function run(options: Record<string, string>): Promise<number> {
   log(`rmm-agent ${AGENT_VERSION}: agent ${state.agent_id}, server ${state.server}`);
   const code = await channel.start();
   if (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() === String(process.pid)) rmSync(pidFile, { force: true });
+  // the new binary (or the restored one) writes run.pid itself
+  if (respawnAtExit) respawn(process.execPath, process.argv.slice(2));
   return code;
 }
 
@@ -220,6 +268,13 @@ async function status(options: Record<string, string>): Promise<number> {
   return EXIT_FAILED;
 }
 
+function uninstallCommand(options: Record<string, string>): number {
+  const problems = uninstall(options.prefix ?? DEFAULT_PREFIX, { self: false, log });
+  if (problems.length === 0) return 0;
+  process.stderr.write(`rmm-agent: uninstall incomplete:\n  ${problems.join('\n  ')}\n`);
+  return EXIT_FAILED;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -229,6 +284,8 @@ async function main(argv: string[]): Promise<number> {
       return run(parseOptions(rest));
     case 'status':
       return status(parseOptions(rest));
+    case 'uninstall':
+      return uninstallCommand(parseOptions(rest));
     case 'version':
     case '--version':
       process.stdout.write(`${AGENT_VERSION}\n`);

@@ -93,7 +93,28 @@ export interface ChecksSyncMessage {
   checks: CheckDefinition[];
 }
 
-export type ServerMessage = HelloMessage | ScriptRunMessage | ChecksSyncMessage | ErrorMessage;
+/**
+ * A new version of this agent for its target (docs/agent-protocol.md, "Self-update"). `signature`: Ed25519, by
+ * the server's update key, of `rmm-agent-update:v1:<target>:<version>:<sha256>` (updateSignedText in update.ts).
+ */
+export interface UpdateAvailableMessage {
+  type: 'update.available';
+  version: string;
+  target: string;
+  /** Resolved against the agent's server; another origin is refused. */
+  url: string;
+  /** Hex SHA-256 of the binary (not of a gzip transfer of it). */
+  sha256: string;
+  size: number;
+  signature: string;
+}
+
+/** The operator deleted this agent with ?uninstall=true: remove the service and the prefix's files, exit 0. */
+export interface AgentUninstallMessage {
+  type: 'agent.uninstall';
+}
+
+export type ServerMessage = HelloMessage | ScriptRunMessage | ChecksSyncMessage | ErrorMessage | UpdateAvailableMessage | AgentUninstallMessage;
 
 export interface ScriptResult {
   retcode: number | null;
@@ -107,14 +128,26 @@ export interface ScriptResult {
  * The facts a heartbeat carries: the registration's, minus monitoring_type (the operator's once enrolled). Its
  * hostname is the device's own name: the server keeps it as os_hostname and does not rename the agent.
  */
-export type HeartbeatFacts = Omit<Facts, 'monitoring_type'>;
+export type HeartbeatFacts = Omit<Facts, 'monitoring_type'> & {
+  /** The binary target this agent can update itself to (sent only by a binary that holds an update key). */
+  update_target?: string;
+};
 
 export type AgentMessage =
   | { type: 'heartbeat'; facts?: Partial<HeartbeatFacts> }
   | { type: 'script.output'; runId: number; stream: 'stdout' | 'stderr'; chunk: string; seq: number }
   | { type: 'result'; id: string; ok: true; result: ScriptResult }
   | { type: 'result'; id: string; ok: false; error: string }
-  | CheckResultMessage;
+  | CheckResultMessage
+  | UpdateFailedMessage;
+
+/** The offered version was refused (bad signature, checksum, download, or it did not run) or was rolled back. */
+export interface UpdateFailedMessage {
+  type: 'update.failed';
+  version: string;
+  /** At most 1000 printable characters. */
+  error: string;
+}
 
 /** One run of a check. */
 export interface CheckResultMessage {

@@ -8,6 +8,8 @@ export interface AgentState {
   server: string;
   agent_id: string;
   agent_secret: string;
+  /** Base64 of the raw 32-byte Ed25519 public key that signs updates (`register --update-key`); absent: no self-update. */
+  update_key?: string;
 }
 
 export function statePath(prefix: string): string {
@@ -35,5 +37,15 @@ export function readState(prefix: string): AgentState {
   if (typeof parsed.server !== 'string' || typeof parsed.agent_id !== 'string' || typeof parsed.agent_secret !== 'string') {
     throw new Error(`${file} is not an agent state file: run \`register\` again`);
   }
-  return { server: parsed.server, agent_id: parsed.agent_id, agent_secret: parsed.agent_secret };
+  const state: AgentState = { server: parsed.server, agent_id: parsed.agent_id, agent_secret: parsed.agent_secret };
+  // A damaged key is no key: the agent then runs without self-update rather than not at all.
+  if (typeof parsed.update_key === 'string' && parseUpdateKey(parsed.update_key)) state.update_key = parsed.update_key;
+  return state;
+}
+
+/** The raw key of `base64` (standard alphabet, padded) when it is exactly 32 bytes, else undefined. */
+export function parseUpdateKey(base64: string): Buffer | undefined {
+  if (!/^[A-Za-z0-9+/]{43}=$/.test(base64)) return undefined;
+  const raw = Buffer.from(base64, 'base64');
+  return raw.length === 32 && raw.toString('base64') === base64 ? raw : undefined;
 }
