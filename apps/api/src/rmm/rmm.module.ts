@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AgentBinariesModule } from './agent-binaries/agent-binaries.module';
 import { AgentsModule } from './agents/agents.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -19,6 +20,7 @@ import { RegistrationModule } from './agent-registration/registration.module';
     RmmCoreModule,
     ApiKeysModule,
     ClientsModule,
+    AgentBinariesModule,
     DeploymentsModule,
     AgentsModule,
     ScriptsModule,
