@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConsoleLogger, Logger } from '@nestjs/common';
 import { AgentTarget } from '@app/entities';
 import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
@@ -115,6 +115,7 @@ describe('AgentBinaries', () => {
     const gz = await binaries.open(b, true);
     expect(gz.encoding).toBe('gzip');
     expect(gz.size).toBe(b.gzip!.size);
+    expect(gunzipSync(await read(gz.stream)).toString()).toBe('x'.repeat(70_000));
   });
 
   it('names the targets; any other name is UnknownTarget', () => {

@@ -216,7 +216,15 @@ case $(uname -sm) in
   *) TARGET= ;;
 esac
 
-# Requirements
+# Requirements (the Node.js agent needs Node.js 20 or later)
+NODE=
+need_node() {
+  NODE=$(command -v node 2>/dev/null) || die 4 "$1Node.js 20 or later is required as 'node' on the PATH: install it, then run this installer again"
+  NODE_MAJOR=$("$NODE" -p 'process.versions.node.split(".")[0]' 2>/dev/null) || NODE_MAJOR=0
+  case $NODE_MAJOR in ''|*[!0-9]*) NODE_MAJOR=0 ;; esac
+  [ "$NODE_MAJOR" -ge 20 ] || die 4 "$1Node.js 20 or later is required; $NODE is $("$NODE" --version 2>/dev/null || echo 'not runnable')"
+}
+[ -n "$TARGET" ] || need_node "no agent binary for this machine ($(uname -sm)): "
 if command -v curl >/dev/null 2>&1; then
   fetch() { curl -fsS --proto '=http,https' --max-time 300 -o "$2" "$1"; }
   # the binary: gzip-compressed when the server has it (curl decodes it), the headers kept for the checksum
@@ -236,14 +244,6 @@ sha256_of() {
 if [ -n "$TARGET" ] && ! command -v sha256sum >/dev/null 2>&1 && ! command -v shasum >/dev/null 2>&1 && ! command -v openssl >/dev/null 2>&1; then
   die 4 "sha256sum, shasum or openssl is required to check the agent: install one, then run this installer again"
 fi
-NODE=
-need_node() {
-  NODE=$(command -v node 2>/dev/null) || die 4 "$1Node.js 20 or later is required as 'node' on the PATH: install it, then run this installer again"
-  NODE_MAJOR=$("$NODE" -p 'process.versions.node.split(".")[0]' 2>/dev/null) || NODE_MAJOR=0
-  case $NODE_MAJOR in ''|*[!0-9]*) NODE_MAJOR=0 ;; esac
-  [ "$NODE_MAJOR" -ge 20 ] || die 4 "$1Node.js 20 or later is required; $NODE is $("$NODE" --version 2>/dev/null || echo 'not runnable')"
-}
-[ -n "$TARGET" ] || need_node "no agent binary for this machine ($(uname -sm)): "
 
 # The agent
 umask 077
