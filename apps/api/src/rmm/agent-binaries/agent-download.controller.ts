@@ -29,8 +29,18 @@ export class AgentDownloadController {
   @ApiHeader({ name: 'Accept-Encoding', required: false, description: 'gzip: the compressed variant' })
   @ApiHeader({ name: 'If-None-Match', required: false, description: '"<sha256>": 304 when the binary is that one' })
   @ApiProduces('application/octet-stream')
-  @ApiResponse({ status: 200, description: 'The binary (or its gzip, with Content-Encoding: gzip)' })
-  @ApiResponse({ status: 304, description: 'If-None-Match names this binary' })
+  @ApiResponse({
+    status: 200,
+    description: 'The binary (or its gzip, with Content-Encoding: gzip)',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+    headers: {
+      'X-Checksum-Sha256': { description: 'Hex SHA-256 of the binary (not of the gzip)', schema: { type: 'string' } },
+      ETag: { description: '"<sha256>"', schema: { type: 'string' } },
+      'Content-Encoding': { description: 'gzip when the gzip variant is sent', schema: { type: 'string' } },
+      'Content-Disposition': { description: 'attachment; filename="rmm-agent-<target>[.exe]"', schema: { type: 'string' } },
+    },
+  })
+  @ApiResponse({ status: 304, description: 'If-None-Match names this binary', headers: { ETag: { description: '"<sha256>"', schema: { type: 'string' } } } })
   @ApiResponse({ status: 404, type: RmmErrorDto, description: "{detail: 'unknown target: X', targets: [the five targets]}" })
   @ApiResponse({ status: 503, type: RmmErrorDto, description: "{detail}: the binary could not be built on this server (the server's log says why)" })
   async download(@Param('target') name: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
