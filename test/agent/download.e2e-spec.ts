@@ -90,6 +90,12 @@ describe('GET /agent/v1/download/{target}', () => {
     expect(other.body.length).toBe(entry.size);
   });
 
+  it("a target not built (the tests' app builds nothing): 503 {detail}", async () => {
+    const res = await get(t.url, '/agent/v1/download/windows-amd64');
+    expect(res.status).toBe(503);
+    expect(JSON.parse(res.body.toString())).toEqual({ detail: 'the agent binary for windows-amd64 is not built on this server' });
+  });
+
   withBinary('HEAD: the same headers, no body', async () => {
     const entry = manifestEntry(built.dir!, 'linux-amd64');
     const res = await get(t.url, '/agent/v1/download/linux-amd64', {}, 'HEAD');
@@ -115,7 +121,7 @@ describe('GET /agent/v1/download/{target}: a binary not built yet', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   lazy('is built on the first request (concurrent requests share the build) and then served as built', async () => {
-    t = await startTestApp({ RMM_AGENT_BIN_DIR: dir });
+    t = await startTestApp({ RMM_AGENT_BIN_DIR: dir }, { overrides: { agentBuild: true } });
     const [a, b] = await Promise.all([get(t.url, '/agent/v1/download/linux-amd64'), get(t.url, '/agent/v1/download/linux-amd64')]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const entry = manifestEntry(dir, 'linux-amd64');
@@ -128,7 +134,7 @@ describe('GET /agent/v1/download/{target}: a binary not built yet', () => {
     // RMM_AGENT_BIN_DIR under a file: the build cannot write there
     const file = join(dir, 'a-file');
     writeFileSync(file, 'x');
-    t = await startTestApp({ RMM_AGENT_BIN_DIR: join(file, 'bin') });
+    t = await startTestApp({ RMM_AGENT_BIN_DIR: join(file, 'bin') }, { overrides: { agentBuild: true } });
     const res = await get(t.url, '/agent/v1/download/darwin-arm64');
     expect(res.status).toBe(503);
     expect(JSON.parse(res.body.toString())).toEqual({ detail: 'the agent binary for darwin-arm64 could not be built on this server (its log says why)' });

@@ -37,6 +37,12 @@ export interface AppConfig {
   agentVersion: string;
   /** RMM_AGENT_BIN_DIR: where the agent's binaries, their .gz and manifest.json are (built there on first download). Default: <project>/dist/agent/bin. */
   agentBinDir: string;
+  /**
+   * Whether a missing binary is built on first download (spawning scripts/build-agent.js). Not an environment
+   * variable: always on for the server; the tests' app turns it off (a fuzzed download must not start a build)
+   * except where a test exercises the build.
+   */
+  agentBuild: boolean;
   logLevel: LogLevel;
   /** Secrets given by the operator (never printed). */
   jwtSecret?: string;
@@ -156,6 +162,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     downloadIdleTimeoutMs: integer(env, 'RMM_DOWNLOAD_IDLE_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
     agentVersion: agentVersion(env),
     agentBinDir: resolve(cwd, text(env, 'RMM_AGENT_BIN_DIR') ?? join(projectRoot(), 'dist', 'agent', 'bin')),
+    agentBuild: true,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jwtSecret,
     dataAnonKey: text(env, 'DATA_ANON_KEY'),

@@ -53,7 +53,7 @@ describe('AgentBinaries', () => {
   let dir: string;
   let builder: FakeBuilder;
   let binaries: AgentBinaries;
-  const config = (version: string): RuntimeConfig => Object.assign(new RuntimeConfig(), { agentVersion: version, agentBinDir: dir });
+  const config = (version: string): RuntimeConfig => Object.assign(new RuntimeConfig(), { agentVersion: version, agentBinDir: dir, agentBuild: true });
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'rmm-bins-'));
     builder = new FakeBuilder();
@@ -96,6 +96,12 @@ describe('AgentBinaries', () => {
     builder.fail = false;
     expect((await binaries.get('darwin-amd64')).target).toBe('darwin-amd64');
     expect(builder.builds).toHaveLength(2);
+  });
+
+  it('with builds turned off (the tests\' app): a missing binary is Unavailable, nothing built', async () => {
+    binaries = new AgentBinaries(Object.assign(config('0.2.0'), { agentBuild: false }), builder);
+    await expect(binaries.get('linux-arm64')).rejects.toMatchObject({ code: CommonErrorCode.Unavailable, message: 'the agent binary for linux-arm64 is not built on this server' });
+    expect(builder.builds).toEqual([]);
   });
 
   it('a manifest that is not JSON, or points outside its folder, is as none: built', async () => {

@@ -105,6 +105,7 @@ export class AgentBinaries {
     const ready = await this.find(target);
     if (ready) return ready;
     const dir = this.config.agentBinDir;
+    if (!this.config.agentBuild) throw unavailable(`the agent binary for ${target} is not built on this server`);
     this.logger.log(`building the agent binary for ${target} (version ${this.version}) into ${dir}`);
     try {
       await this.builder.build(target, this.version, dir);
