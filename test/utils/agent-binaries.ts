@@ -30,6 +30,10 @@ export function linuxAmd64BinDir(): { dir: string } | { dir: null; reason: strin
   const sources = newestMtime(join(ROOT, 'apps', 'agent', 'src'));
   const dir = join(tmpdir(), `rmm-test-agent-bin-${VERSION}-${Math.floor(sources)}`);
   if (existsSync(join(dir, 'manifest.json'))) return { dir };
+  // binaries of earlier sources or versions (over 100 MB each) are not kept
+  for (const name of readdirSync(tmpdir())) {
+    if (/^rmm-test-agent-bin-\d/.test(name) && join(tmpdir(), name) !== dir) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
   const work = mkdtempSync(join(tmpdir(), 'rmm-test-agent-bin-build-'));
   try {
     if (buildScriptBuildsBinaries()) {

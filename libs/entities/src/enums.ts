@@ -12,7 +12,7 @@ export const ARCHES = ['amd64', 'arm64', 'amd64-mac', 'arm64-mac'] as const;
 export type Arch = (typeof ARCHES)[number];
 
 /**
- * The agent's single-file binaries (docs/agent-protocol.md, "Binaries"): our name of each OS and CPU the server
+ * The agent's single-file binaries (docs/api.md, "Agent binaries"): our name of each OS and CPU the server
  * builds one for. The file of each is `rmm-agent-<target>` (`.exe` on windows).
  */
 export const AGENT_TARGETS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64', 'windows-amd64'] as const;
