@@ -483,8 +483,9 @@ if ($Staged) {
   # The service rmm-agent, started at boot as LocalSystem, restarted 5 s after a failure (twice), then after a minute
   $command = "\`"$Exe\`" ${SERVICE_ARGS.join(' ')} \`"$Prefix\`""
   if ($service) {
-    & sc.exe config $serviceName binPath= $command start= auto | Out-Null
-    if ($LASTEXITCODE -ne 0) { Fail 1 "could not update the service $serviceName (sc.exe config exited $LASTEXITCODE)" }
+    # (through CIM, not sc.exe config: Windows PowerShell 5.1 does not escape the quotes inside a native argument)
+    $changed = Get-CimInstance -ClassName Win32_Service -Filter "Name='$serviceName'" | Invoke-CimMethod -MethodName Change -Arguments @{ PathName = $command; StartMode = 'Automatic' }
+    if ($changed.ReturnValue -ne 0) { Fail 1 "could not update the service $serviceName (Win32_Service.Change returned $($changed.ReturnValue))" }
   } else {
     New-Service -Name $serviceName -BinaryPathName $command -DisplayName 'RMM agent' -StartupType Automatic | Out-Null
   }

@@ -1,9 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as plist from 'plist';
-import { Language, Node as SyntaxNode, Parser } from 'web-tree-sitter';
 import { DeploymentEntity } from '@app/entities';
 import { buildInstaller, launchdPlist, systemdUnit } from './installer';
 
@@ -106,33 +105,11 @@ describe('launchd plist', () => {
 });
 
 describe('the PowerShell installer, parsed by the PowerShell grammar', () => {
-  let parser: Parser;
-  beforeAll(async () => {
-    await Parser.init();
-    parser = new Parser();
-    // the grammar's bytes: given a path, web-tree-sitter reads it through a dynamic import that Jest's CommonJS cannot run
-    parser.setLanguage(await Language.load(readFileSync(require.resolve('tree-sitter-powershell/tree-sitter-powershell.wasm'))));
-  });
-
-  /** Every ERROR or MISSING node, with its line: what PowerShell's parser would refuse. */
-  const problems = (text: string): string[] => {
-    const found: string[] = [];
-    const walk = (n: SyntaxNode): void => {
-      if (n.isError || n.isMissing) found.push(`line ${n.startPosition.row + 1}: ${n.isMissing ? 'missing' : 'unexpected'} ${JSON.stringify(n.text.slice(0, 60))}`);
-      for (const c of n.children) if (c) walk(c);
-    };
-    walk(parser.parse(text)!.rootNode);
-    return found;
-  };
-  const commands = (text: string): string[] => {
-    const names: string[] = [];
-    const walk = (n: SyntaxNode): void => {
-      if (n.type === 'command_name') names.push(n.text);
-      for (const c of n.children) if (c) walk(c);
-    };
-    walk(parser.parse(text)!.rootNode);
-    return names;
-  };
+  /** What PowerShell's parser would refuse (ERROR or MISSING nodes, with their line), and the commands called. */
+  const syntax = (text: string): { problems: string[]; commands: string[] } =>
+    JSON.parse(execFileSync(process.execPath, [join(__dirname, '../../../../../test/utils/powershell-syntax.js')], { input: text, encoding: 'utf8' })) as { problems: string[]; commands: string[] };
+  const problems = (text: string): string[] => syntax(text).problems;
+  const commands = (text: string): string[] => syntax(text).commands;
 
   it('parses without an error, with a hostile requested hostname too', async () => {
     expect(problems(await script('windows'))).toEqual([]);
