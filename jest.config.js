@@ -41,7 +41,7 @@ const swcTs = [
 const swcEntities = ['@swc/jest', { ...swcTs[1], jsc: { ...swcTs[1].jsc, transform: { ...swcTs[1].jsc.transform, decoratorMetadata: false } } }];
 const swcTransform = { '/libs/entities/src/.+\\.ts$': swcEntities, '^.+\\.ts$': swcTs };
 // NestJS 12 and a few of its dependencies ship ESM only; Jest on Node 20 needs them as CommonJS.
-const esmOnly = ['@nestjs', 'jose', 'fast-check', 'pure-rand', 'content-disposition', 'cookie', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer'];
+const esmOnly = ['@nestjs', 'jose', 'fast-check', 'pure-rand', 'content-disposition', 'cookie', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer', 'plist'];
 const swcJs = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 const common = {
   rootDir: __dirname,
@@ -50,6 +50,8 @@ const common = {
   moduleNameMapper: {
     '^@app/entities$': '<rootDir>/libs/entities/src',
     '^@app/entities/(.*)$': '<rootDir>/libs/entities/src/$1',
+    // plist's exports name only the `import` condition (ESM only); Jest resolves with `require`.
+    '^plist$': '<rootDir>/node_modules/plist/dist/index.js',
   },
 };
 const withDatabase = {

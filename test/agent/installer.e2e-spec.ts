@@ -1,33 +1,58 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { FixedClock } from '../../apps/api/src/common/clock';
+import { AGENT_UPDATE_PUBLIC_KEY } from '../../apps/api/src/rmm/agent-binaries/agent-update-key';
+import { fakeUname, linuxAmd64BinDir, manifestEntry, pathWithoutNode } from '../utils/agent-binaries';
 import { exec as execIn, Finished } from '../utils/processes';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { until } from '../utils/wait';
 
-/** The download URL's installers as a device runs them: `sh installer.sh` (real processes, real curl/wget and node). */
+/**
+ * The download URL's installers as a device runs them: `sh installer.sh` (real processes, real curl/wget). On
+ * this linux x86_64 machine the installer takes the agent's binary (linux-amd64) and needs no Node.js; a `uname`
+ * reporting another CPU (riscv64: no binary) makes it take the Node.js agent, with this Node.
+ */
 const ADMIN = 'installer-e2e-admin-key-0123456789abcdef';
 const HOSTNAME = 'installer-e2e-01';
 const DAY_MS = 86_400_000;
 
+const built = linuxAmd64BinDir();
+if (built.dir === null) process.stdout.write(`installer.e2e: binary installs skipped: ${built.reason}\n`);
+const withBinary = built.dir === null ? it.skip : it;
+
 describe('installers (real processes)', () => {
   let t: TestApp;
   let work: string;
+  /** This file's RMM_AGENT_BIN_DIR: links to the built binary and its .gz, and its own manifest.json (a test may change it). */
+  let bins: string;
+  let riscv: string;
   const clock = new FixedClock();
   const admin = { 'X-API-KEY': ADMIN };
   const children: ChildProcess[] = [];
-  // `node` on the PATH is this Node (20+), as the installer requires
-  const env = (): NodeJS.ProcessEnv => ({ ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, RMM_AGENT_HOSTNAME: HOSTNAME });
+  // The Node.js agent's path: `uname` says riscv64 (no binary), `node` on the PATH is this Node (20+), as that path requires
+  const env = (): NodeJS.ProcessEnv => ({ ...process.env, PATH: `${riscv}${delimiter}${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, RMM_AGENT_HOSTNAME: HOSTNAME });
 
   /** Runs a command to its end, bounded: killed (and the test failed) after timeoutMs. */
   const exec = (cmd: string, args: string[], timeoutMs = 30_000, childEnv = env()): Promise<Finished> =>
     execIn(cmd, args, { env: childEnv, cwd: work, timeoutMs, onSpawn: (child) => children.push(child) });
 
   beforeAll(async () => {
-    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_AGENT_HEARTBEAT_SECONDS: '1' }, { clock });
     work = mkdtempSync(join(tmpdir(), 'rmm-installer-e2e-'));
+    riscv = fakeUname(work, 'Linux', 'riscv64');
+    bins = mkdtempSync(join(work, 'bins-'));
+    if (built.dir) {
+      for (const name of readdirSync(built.dir)) {
+        if (name === 'manifest.json') copyFileSync(join(built.dir, name), join(bins, name));
+        else linkSync(join(built.dir, name), join(bins, name));
+      }
+    }
+    t = await startTestApp(
+      { RMM_ADMIN_API_KEY: ADMIN, RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_AGENT_HEARTBEAT_SECONDS: '1', RMM_AGENT_BIN_DIR: bins },
+      { clock },
+    );
   });
   afterEach(async () => {
     for (const c of children.splice(0)) {
@@ -62,7 +87,7 @@ describe('installers (real processes)', () => {
     return res.body[0];
   };
 
-  it('installs, registers (0600 state), and bin/rmm-agent runs the agent online and reports its status', async () => {
+  it('without a binary for the machine: installs the Node.js agent, registers (0600 state), and bin/rmm-agent runs it online', async () => {
     const d = await deployment();
     // the download URL is under PUBLIC_URL, which is this test server
     const dl = await download(`${d.download_url}?platform=linux`, 'installer.sh');
@@ -71,6 +96,8 @@ describe('installers (real processes)', () => {
     const prefix = join(work, 'prefix');
     const inst = await exec('sh', [dl.file, '--prefix', prefix, '--no-service'], 60_000);
     expect(inst).toMatchObject({ code: 0 });
+    expect(inst.stderr).toContain('downloading the agent from');
+    expect(inst.stderr).toContain('/agent/v1/rmm-agent.js');
     expect(inst.stderr).toContain('registered as agent');
     expect(inst.stdout + inst.stderr).not.toContain('agt_');
     const wrapper = join(prefix, 'bin', 'rmm-agent');
@@ -110,13 +137,13 @@ describe('installers (real processes)', () => {
     expect(res.stderr).toContain('unknown option: --bogus');
   });
 
-  it('a device without Node.js: exit 4 with a clear message, nothing installed', async () => {
+  it('a device with neither a binary target nor Node.js: exit 4 with a clear message, nothing installed', async () => {
     const d = await deployment();
     const dl = await download(`${d.download_url}?platform=linux`, 'installer-nonode.sh');
-    const empty = mkdtempSync(join(work, 'empty-path-'));
-    const res = await exec('/bin/sh', [dl.file, '--prefix', join(work, 'nonode'), '--no-service'], 30_000, { ...env(), PATH: empty });
+    // nothing on the PATH but the riscv64 uname
+    const res = await exec('/bin/sh', [dl.file, '--prefix', join(work, 'nonode'), '--no-service'], 30_000, { ...env(), PATH: riscv });
     expect(res.code).toBe(4);
-    expect(res.stderr).toContain("Node.js 20 or later is required as 'node'");
+    expect(res.stderr).toContain("no agent binary for this machine (Linux riscv64): Node.js 20 or later is required as 'node'");
     expect(existsSync(join(work, 'nonode'))).toBe(false);
   });
 
@@ -151,6 +178,113 @@ describe('installers (real processes)', () => {
     const res = await fetch(`${t.url}/agent/v1/rmm-agent.js`);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('rmm-agent');
+  });
+
+  describe('the agent binary (no Node.js)', () => {
+    /** A PATH with no node (checked), and with `drop` left out too. */
+    const noNodeEnv = (hostname: string, drop: string[] = []): NodeJS.ProcessEnv => {
+      const path = pathWithoutNode(work, drop);
+      const probe = spawnSync('/bin/sh', ['-c', 'command -v node'], { env: { PATH: path }, encoding: 'utf8' });
+      expect(probe.status).not.toBe(0);
+      for (const tool of drop) expect(spawnSync('/bin/sh', ['-c', `command -v ${tool}`], { env: { PATH: path } }).status).not.toBe(0);
+      return { ...process.env, PATH: path, RMM_AGENT_HOSTNAME: hostname };
+    };
+    const rowOf = async (hostname: string): Promise<Record<string, any> | undefined> => (await t.http.get('/api/v3/agents/').query({ hostname }).set(admin)).body[0];
+    const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+    /** What the installer leaves in bin/: only rmm-agent (no download or header file left behind). */
+    const binFiles = (prefix: string): string[] => (existsSync(join(prefix, 'bin')) ? readdirSync(join(prefix, 'bin')).sort() : []);
+
+    withBinary('installs the linux-amd64 binary, checked, with no Node.js anywhere; it registers with the update key, runs online and runs a script', async () => {
+      const hostname = 'installer-e2e-bin';
+      const d = await deployment();
+      const dl = await download(`${d.download_url}?platform=linux`, 'installer-bin.sh');
+      const key = t.server.app.get<string>(AGENT_UPDATE_PUBLIC_KEY);
+      expect(key).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+      expect(dl.body).toContain(`\nRMM_UPDATE_KEY='${key}'\n`);
+      const prefix = join(work, 'bin-prefix');
+      const childEnv = noNodeEnv(hostname);
+      const inst = await exec('sh', [dl.file, '--prefix', prefix, '--no-service'], 120_000, childEnv);
+      expect(inst.stderr).toContain(`downloading the agent for linux-amd64 from ${t.url}/agent/v1/download/linux-amd64`);
+      expect(inst).toMatchObject({ code: 0 });
+      expect(inst.stderr).toContain(`installed; start the agent with: ${prefix}/bin/rmm-agent run --prefix ${prefix}`);
+      const agentBin = join(prefix, 'bin', 'rmm-agent');
+      expect(sha256(agentBin)).toBe(manifestEntry(bins, 'linux-amd64').sha256);
+      expect(statSync(agentBin).mode & 0o777).toBe(0o755);
+      expect(binFiles(prefix)).toEqual(['rmm-agent']);
+      expect(existsSync(join(prefix, 'lib'))).toBe(false);
+      expect(statSync(join(prefix, 'state.json')).mode & 0o777).toBe(0o600);
+      const state = JSON.parse(readFileSync(join(prefix, 'state.json'), 'utf8')) as Record<string, unknown>;
+      // The agent of issue 22 keeps the key (`register --update-key`); the agent before it ignores the option.
+      if (readFileSync(join(__dirname, '../../apps/agent/src/main.ts'), 'utf8').includes('update-key')) expect(state.update_key).toBe(key);
+      const row = await rowOf(hostname);
+      expect(row).toMatchObject({ hostname, plat: 'linux' });
+      expect(inst.stderr).toContain(`registered as agent ${row!.agent_id}`);
+
+      const agent = spawn(agentBin, ['run', '--prefix', prefix], { env: childEnv, cwd: work });
+      children.push(agent);
+      let out = '';
+      agent.stderr!.on('data', (c) => (out += c));
+      await until(`agent online\n${out}`, async () => (await rowOf(hostname))?.status === 'online');
+      const script = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'installer-e2e-echo', shell: 'bash', body: 'echo "hello $1"' });
+      expect(script.status).toBe(201);
+      const run = await t.http.post(`/api/v3/agents/${row!.agent_id}/runscript/`).set(admin).send({ script: script.body.id, args: ['binary'], timeout: 20 });
+      expect(run.status).toBe(200);
+      expect(run.body).toMatchObject({ stdout: 'hello binary\n', retcode: 0, timed_out: false });
+    }, 180_000);
+
+    withBinary('with wget and openssl only (no curl, sha256sum or shasum): the same binary, checked', async () => {
+      const hostname = 'installer-e2e-wget';
+      const d = await deployment();
+      const dl = await download(`${d.download_url}?platform=linux`, 'installer-wget.sh');
+      const prefix = join(work, 'wget-prefix');
+      const inst = await exec('sh', [dl.file, '--prefix', prefix, '--no-service'], 120_000, noNodeEnv(hostname, ['curl', 'sha256sum', 'shasum']));
+      expect(inst).toMatchObject({ code: 0 });
+      expect(sha256(join(prefix, 'bin', 'rmm-agent'))).toBe(manifestEntry(bins, 'linux-amd64').sha256);
+      expect(binFiles(prefix)).toEqual(['rmm-agent']);
+      expect(await rowOf(hostname)).toMatchObject({ hostname });
+    }, 180_000);
+
+    withBinary('a binary that does not match its checksum is refused: exit 1, nothing installed, nothing registered', async () => {
+      const hostname = 'installer-e2e-damaged';
+      const file = join(bins, 'rmm-agent-linux-amd64');
+      const manifest = readFileSync(join(bins, 'manifest.json'), 'utf8');
+      const good = readFileSync(file);
+      try {
+        // the file on disk damaged (same size), its gzip dropped from the manifest: the server still says the good checksum
+        const bad = Buffer.from(good);
+        bad[bad.length >> 1] ^= 0xff;
+        unlinkSync(file);
+        writeFileSync(file, bad);
+        const m = JSON.parse(manifest) as { targets: Record<string, { gzip?: unknown }> };
+        delete m.targets['linux-amd64'].gzip;
+        writeFileSync(join(bins, 'manifest.json'), JSON.stringify(m));
+        const d = await deployment();
+        const dl = await download(`${d.download_url}?platform=linux`, 'installer-damaged.sh');
+        const prefix = join(work, 'damaged-prefix');
+        const inst = await exec('sh', [dl.file, '--prefix', prefix, '--no-service'], 120_000, noNodeEnv(hostname));
+        expect(inst.code).toBe(1);
+        expect(inst.stderr).toContain('the downloaded agent is damaged');
+        expect(inst.stderr).toContain(`the server says ${manifestEntry(bins, 'linux-amd64').sha256}`);
+        expect(binFiles(prefix)).toEqual([]);
+        expect(existsSync(join(prefix, 'state.json'))).toBe(false);
+        expect(await rowOf(hostname)).toBeUndefined();
+      } finally {
+        unlinkSync(file);
+        linkSync(join(built.dir!, 'rmm-agent-linux-amd64'), file);
+        writeFileSync(join(bins, 'manifest.json'), manifest);
+      }
+    }, 180_000);
+
+    withBinary("a revoked deployment's installer exits 3 and leaves no binary behind", async () => {
+      const d = await deployment();
+      const dl = await download(`${d.download_url}?platform=linux`, 'installer-bin-revoked.sh');
+      expect((await t.http.delete(`/api/v3/agents/deployments/${d.id}/`).set(admin)).status).toBe(204);
+      const prefix = join(work, 'bin-revoked');
+      const res = await exec('sh', [dl.file, '--prefix', prefix, '--no-service'], 120_000, noNodeEnv('installer-e2e-bin-revoked'));
+      expect(res.code).toBe(3);
+      expect(res.stderr).toMatch(/revoked/);
+      expect(binFiles(prefix)).toEqual([]);
+    }, 180_000);
   });
 
   // last: it moves the clock past every deployment's expiry

@@ -1,3 +1,4 @@
+import { AGENT_UPDATE_PUBLIC_KEY } from '../../apps/api/src/rmm/agent-binaries/agent-update-key';
 import { FixedClock } from '../../apps/api/src/common/clock';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
@@ -153,7 +154,7 @@ describe('/api/v3 clients, sites and deployments', () => {
       expect(await sql(t.db.url, 'SELECT count(*)::int AS n FROM deployments')).toEqual(before);
     });
 
-    it('serves a shell installer whose only embedded values are the server URL and the token, single-quoted; install_flags stay out', async () => {
+    it("serves a shell installer whose only embedded values are the server URL, the token and the server's update key, single-quoted; install_flags stay out", async () => {
       const flags = '--log "debug" #not-a-comment \u2028RMM_SERVER_URL=http://attacker.example \\ é';
       const d = (await t.http.post('/api/v3/agents/deployments/').set(admin()).send({ ...tenant, install_flags: flags })).body;
       expect(d.install_flags).toBe(flags);
@@ -164,6 +165,7 @@ describe('/api/v3 clients, sites and deployments', () => {
       expect(text).not.toContain('attacker');
       expect(text.split('\n').filter((l) => l.startsWith('RMM_SERVER='))).toEqual(["RMM_SERVER='https://rmm.example.test'"]);
       expect(text.split('\n').filter((l) => l.startsWith('RMM_TOKEN='))).toEqual([`RMM_TOKEN='${d.uuid}'`]);
+      expect(text.split('\n').filter((l) => l.startsWith('RMM_UPDATE_KEY='))).toEqual([`RMM_UPDATE_KEY='${t.server.app.get<string>(AGENT_UPDATE_PUBLIC_KEY)}'`]);
     });
 
     it('refuses an unknown platform with 400 naming platform (and records nothing)', async () => {

@@ -38,7 +38,8 @@ export async function startTestApp(
       done();
     },
   });
-  const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env, DATABASE_URL: db.url }), ...(options.overrides ?? {}) };
+  // No agent binary is built unless the test asks (overrides.agentBuild): a download of one not built answers 503.
+  const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env, DATABASE_URL: db.url }), agentBuild: false, ...(options.overrides ?? {}) };
   let server: RunningServer;
   try {
     server = await createServer(config, { logger: createLogger(config.logLevel, sink), clock: options.clock });

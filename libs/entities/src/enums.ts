@@ -11,6 +11,13 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 export const ARCHES = ['amd64', 'arm64', 'amd64-mac', 'arm64-mac'] as const;
 export type Arch = (typeof ARCHES)[number];
 
+/**
+ * The agent's single-file binaries (docs/api.md, "Agent binaries"): our name of each OS and CPU the server
+ * builds one for. The file of each is `rmm-agent-<target>` (`.exe` on windows).
+ */
+export const AGENT_TARGETS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64', 'windows-amd64'] as const;
+export type AgentTarget = (typeof AGENT_TARGETS)[number];
+
 export const SHELLS = ['powershell', 'cmd', 'python', 'bash'] as const;
 export type Shell = (typeof SHELLS)[number];
 
@@ -56,10 +63,6 @@ export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 export function sqlList(values: readonly string[]): string {
   return values.map((v) => `'${v}'`).join(', ');
 }
-
-/** The single-file agent binaries the server builds and serves (`GET /agent/v1/download/{target}`; docs/agent-binaries.md). */
-export const AGENT_TARGETS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64', 'windows-amd64'] as const;
-export type AgentTarget = (typeof AGENT_TARGETS)[number];
 
 /** A client's agents: updated to the server's agent version automatically (staged), or left as they are. */
 export const AGENT_UPDATE_MODES = ['auto', 'off'] as const;

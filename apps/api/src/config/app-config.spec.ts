@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, loadConfig, redactUrl } from './app-config';
 
 describe('loadConfig', () => {
@@ -19,6 +21,16 @@ describe('loadConfig', () => {
     expect(c.jwtSecret).toBeUndefined();
     expect(c.installersDir).toBeUndefined();
     expect(c.downloadIdleTimeoutMs).toBe(60_000);
+  });
+
+  it("offers package.json's agent version from <project>/dist/agent/bin unless RMM_AGENT_VERSION and RMM_AGENT_BIN_DIR say otherwise", () => {
+    const root = join(__dirname, '..', '..', '..', '..');
+    const own = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(loadConfig({}, '/srv/rmm')).toMatchObject({ agentVersion: own, agentBinDir: join(root, 'dist', 'agent', 'bin'), agentBuild: true });
+    expect(loadConfig({ RMM_AGENT_VERSION: '1.4.0-rc.2+b7', RMM_AGENT_BIN_DIR: 'bins' }, '/srv/rmm')).toMatchObject({ agentVersion: '1.4.0-rc.2+b7', agentBinDir: '/srv/rmm/bins' });
+    for (const bad of ['1.4', 'v1.4.0', '1.4.0:x', '1.4.0 beta', `1.0.0-${'a'.repeat(60)}`]) {
+      expect(() => loadConfig({ RMM_AGENT_VERSION: bad })).toThrow(/^RMM_AGENT_VERSION must be a version like 1\.2\.3/);
+    }
   });
 
   it('resolves RMM_INSTALLERS_DIR against the working folder', () => {

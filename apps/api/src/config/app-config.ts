@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { projectRoot } from '../common/project-root';
 import { PG_INT_MAX } from '../common/values';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -31,6 +33,16 @@ export interface AppConfig {
   installersDir?: string;
   /** A native installer's download whose client reads nothing for this long is cut off. */
   downloadIdleTimeoutMs: number;
+  /** RMM_AGENT_VERSION: the agent version this server offers; its binaries are built with it. Default: package.json's version. */
+  agentVersion: string;
+  /** RMM_AGENT_BIN_DIR: where the agent's binaries, their .gz and manifest.json are (built there on first download). Default: <project>/dist/agent/bin. */
+  agentBinDir: string;
+  /**
+   * Whether a missing binary is built on first download (spawning scripts/build-agent.js). Not an environment
+   * variable: always on for the server; the tests' app turns it off (a fuzzed download must not start a build)
+   * except where a test exercises the build.
+   */
+  agentBuild: boolean;
   logLevel: LogLevel;
   /** Secrets given by the operator (never printed). */
   jwtSecret?: string;
@@ -153,6 +165,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     publicUrl: publicUrl.replace(/\/+$/, ''),
     installersDir: installersDir === undefined ? undefined : resolve(cwd, installersDir),
     downloadIdleTimeoutMs: integer(env, 'RMM_DOWNLOAD_IDLE_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
+    agentVersion: agentVersion(env),
+    agentBinDir: resolve(cwd, text(env, 'RMM_AGENT_BIN_DIR') ?? join(projectRoot(), 'dist', 'agent', 'bin')),
+    agentBuild: true,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jwtSecret,
     dataAnonKey: text(env, 'DATA_ANON_KEY'),
@@ -279,6 +294,27 @@ function trustProxy(env: Env): string[] | number | false {
     throw new ConfigError('TRUST_PROXY', `must be a comma-separated list of IP addresses or CIDRs (e.g. 10.0.0.0/8,127.0.0.1), or a hop count (1-99)${bad ? `; not an address: "${bad.slice(0, 80)}"` : ''}`);
   }
   return entries;
+}
+
+/**
+ * A semantic version (1.2.3, 1.2.3-rc.1, 1.2.3+build.5): it names binaries, is passed to the build script and is
+ * part of the signed update text (`rmm-agent-update:v1:<target>:<version>:<sha256>`), so nothing else is allowed.
+ */
+const SEMVER = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
+function agentVersion(env: Env): string {
+  const value = text(env, 'RMM_AGENT_VERSION');
+  if (value === undefined) return packageVersion();
+  if (value.length > 64 || !SEMVER.test(value)) {
+    throw new ConfigError('RMM_AGENT_VERSION', `must be a version like 1.2.3 or 1.2.3-rc.1 (at most 64 characters), got "${value.slice(0, 80)}"`);
+  }
+  return value;
+}
+
+/** This server's own version (package.json), which its agent binaries carry unless RMM_AGENT_VERSION says otherwise. */
+function packageVersion(): string {
+  const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
+  return version;
 }
 
 function redisPrefix(env: Env): string {

@@ -12,6 +12,7 @@ import { hashingBusy } from '../platform/users/password';
 import { EMAIL_EXISTS_MESSAGE } from '../platform/users/users.service';
 import { AgentsErrorCode } from '../rmm/agents/agents.errors';
 import { DeploymentsErrorCode } from '../rmm/deployments/deployments.errors';
+import { AgentBinariesErrorCode } from '../rmm/agent-binaries/agent-binaries.errors';
 import { RegistrationErrorCode } from '../rmm/agent-registration/registration.errors';
 import { RMM_STATUS } from '../rmm/rmm-error.surface';
 import { CommonErrorCode, DomainError, invalid } from '../common/errors/domain-error';
@@ -79,6 +80,13 @@ function rmmSamples(path: string, method: string, status: number, bodyField: str
       samples.push({ summary: 'refused', error: new DomainError(ClientsErrorCode.ClientHasAgents, 'client 3 still has 2 agent(s): delete or move them first') });
     }
     return samples;
+  }
+  // An agent binary's download: its own 404 (the targets listed) and 503 (the lazy build failed).
+  if (path === '/agent/v1/download/{target}' && status === 404) {
+    return [{ summary: AgentBinariesErrorCode.UnknownTarget, error: new DomainError(AgentBinariesErrorCode.UnknownTarget, 'unknown target: linux-x64') }];
+  }
+  if (path === '/agent/v1/download/{target}' && status === 503) {
+    return [{ summary: 'build failed', error: new DomainError(CommonErrorCode.Unavailable, 'the agent binary for darwin-arm64 could not be built on this server (its log says why)') }];
   }
   // The agent's routes answer with the registration's own codes first.
   const order = path.startsWith('/agent/') ? [...Object.values(RegistrationErrorCode), ...(Object.keys(RMM_STATUS) as Array<keyof typeof RMM_STATUS>)] : undefined;

@@ -1,5 +1,7 @@
+import { AGENT_TARGETS } from '@app/entities';
 import { COMMON_STATUS, CommonErrorCode } from '../common/errors/domain-error';
 import { codeTable, ErrorSurface, pathStartsWith } from '../common/errors/error-surfaces';
+import { AgentBinariesErrorCode } from './agent-binaries/agent-binaries.errors';
 import { RegistrationErrorCode } from './agent-registration/registration.errors';
 import { AgentsErrorCode } from './agents/agents.errors';
 import { ClientsErrorCode } from './clients/clients.errors';
@@ -8,7 +10,7 @@ import { OperatorsErrorCode } from './operators/operators.errors';
 import { ScriptsErrorCode } from './scripts/scripts.errors';
 
 /** Every code the management backend can answer. */
-export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode;
+export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | AgentBinariesErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -40,6 +42,7 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [OperatorsErrorCode.TotpRequired]: 401,
   [OperatorsErrorCode.CsrfFailed]: 403,
   [OperatorsErrorCode.EmailTaken]: 409,
+  [AgentBinariesErrorCode.UnknownTarget]: 404,
 };
 
 /** The spec's fixed texts for the management backend's error bodies. */
@@ -73,6 +76,8 @@ export const rmmErrorSurface: ErrorSurface = {
     }
     // The console's sign-in: the password was right, the account's code is missing or wrong (docs/console.md).
     if (e.code === OperatorsErrorCode.TotpRequired) return { status, body: { detail: e.message, totp_required: true } };
+    // An agent binary's download names the targets there are (GET /agent/v1/download/{target}).
+    if (e.code === AgentBinariesErrorCode.UnknownTarget) return { status, body: { detail: e.message, targets: AGENT_TARGETS } };
     // The spec's fixed texts are for the common codes; a module's own refusal says what it is.
     const fixed = e.source !== 'domain' || (Object.values(CommonErrorCode) as string[]).includes(e.code ?? '');
     return { status, body: { detail: (fixed ? DETAIL[status] : undefined) ?? e.message } };

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AgentBinariesModule } from './agent-binaries/agent-binaries.module';
+import { AgentUpdatesModule } from './agent-updates/agent-updates.module';
 import { AgentsModule } from './agents/agents.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -19,6 +21,8 @@ import { RegistrationModule } from './agent-registration/registration.module';
     RmmCoreModule,
     ApiKeysModule,
     ClientsModule,
+    AgentBinariesModule,
+    AgentUpdatesModule,
     DeploymentsModule,
     AgentsModule,
     ScriptsModule,

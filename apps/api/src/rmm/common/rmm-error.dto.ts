@@ -12,4 +12,7 @@ export class RmmErrorDto {
 
   @ApiPropertyOptional({ type: [RmmFieldErrorDto], description: 'With 400 validation error: the fields at fault' })
   errors?: RmmFieldErrorDto[];
+
+  @ApiPropertyOptional({ type: [String], description: 'With 404 from GET /agent/v1/download/{target}: the targets there are' })
+  targets?: string[];
 }

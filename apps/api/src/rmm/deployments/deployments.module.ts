@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AgentBinariesModule } from '../agent-binaries/agent-binaries.module';
 import { ClientsModule } from '../clients/clients.module';
 import { DeploymentsController } from './deployments.controller';
 import { DeploymentsRepository } from './deployments.repository';
@@ -7,7 +8,7 @@ import { DownloadController } from './download.controller';
 import { EnrollmentSweep } from './enrollment-sweep';
 
 @Module({
-  imports: [ClientsModule],
+  imports: [ClientsModule, AgentBinariesModule],
   controllers: [DeploymentsController, DownloadController],
   providers: [DeploymentsRepository, DeploymentsService, EnrollmentSweep],
   exports: [DeploymentsService, DeploymentsRepository, EnrollmentSweep],

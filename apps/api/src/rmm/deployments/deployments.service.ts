@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DeploymentEntity } from '@app/entities';
 import { ClientScope, inScope } from '../common/client-scope';
 import { clientFilter, Principal } from '../common/principal';
@@ -7,6 +7,7 @@ import { CommonErrorCode, DomainError, invalid, notFound } from '../../common/er
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { isUuid } from '../../common/values';
 import { TransactionHost } from '../../database/transaction-host';
+import { AGENT_UPDATE_PUBLIC_KEY } from '../agent-binaries/agent-update-key';
 import { DeploymentsErrorCode } from './deployments.errors';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { ClientsService } from '../clients/clients.service';
@@ -34,6 +35,8 @@ export class DeploymentsService {
     private readonly config: RuntimeConfig,
     private readonly tx: TransactionHost,
     private readonly limiter: RateLimiter,
+    /** The server's public update key (base64), which the installers embed for `register --update-key`. */
+    @Inject(AGENT_UPDATE_PUBLIC_KEY) private readonly updateKey: string,
   ) {}
 
   get publicUrl(): string {
@@ -104,6 +107,7 @@ export class DeploymentsService {
     if (gone) throw new DomainError(gone, GONE_DETAIL[gone]);
     // A deployment the enrollment function made registers the device under the hostname it was asked for: the script says so.
     const requested = await this.repo.requestedHostname(d.uuid);
-    return buildInstaller(d, this.config.publicUrl.replace(/\/+$/, ''), choosePlatform(from.platform, from.userAgent), this.config.installersDir, requested);
+    const platform = choosePlatform(from.platform, from.userAgent);
+    return buildInstaller(d, this.config.publicUrl.replace(/\/+$/, ''), platform, this.updateKey, this.config.installersDir, requested);
   }
 }

@@ -7,6 +7,9 @@ import { DeploymentEntity } from '@app/entities';
 import type { Readable } from 'node:stream';
 import { buildInstaller, choosePlatform, psQuote, shQuote } from './installer';
 
+/** Any server's public update key: base64 of 32 bytes. */
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
 const deployment = (installFlags: string | null = null, arch = 'amd64'): DeploymentEntity =>
   Object.assign(new DeploymentEntity(), {
     uuid: '0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d',
@@ -27,7 +30,7 @@ async function text(body: string | Readable): Promise<string> {
 
 describe('installers', () => {
   it('the shell installer carries the server URL and the token as single-quoted words, and parses', async () => {
-    const i = await buildInstaller(deployment(), 'https://rmm.example.test', 'linux');
+    const i = await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY);
     const body = await text(i.body);
     expect(i.filename).toBe('rmm-agent-install-linux-0b8c4a4e.sh');
     expect(body.startsWith('#!/bin/sh\n')).toBe(true);
@@ -38,12 +41,12 @@ describe('installers', () => {
 
   it('install_flags are not part of any installer (nothing of the caller reaches the script)', async () => {
     const flags = "--quiet\nRMM_SERVER='http://attacker.example'";
-    for (const p of ['linux', 'darwin', 'windows'] as const) expect(await text((await buildInstaller(deployment(flags), 'https://rmm.example.test', p)).body)).not.toContain('attacker');
+    for (const p of ['linux', 'darwin', 'windows'] as const) expect(await text((await buildInstaller(deployment(flags), 'https://rmm.example.test', p, KEY)).body)).not.toContain('attacker');
   });
 
   it("a deployment made for a requested hostname says it registers as that name, the machine's own beside it", async () => {
     const requested = "ACME-WS-01 'x' $(touch pwned) `id`";
-    const sh = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', undefined, requested)).body);
+    const sh = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY, undefined, requested)).body);
     expect(sh).toContain(`\nRMM_HOSTNAME=${shQuote(requested)}\n`);
     expect(sh).toContain('say "registering as $RMM_HOSTNAME (this machine: $THIS_MACHINE)"');
     execFileSync('sh', ['-n', '-c', sh]);
@@ -54,18 +57,18 @@ describe('installers', () => {
     const said = execFileSync('sh', ['-c', `${naming.join('\n')} 2>&1`], { env: { ...process.env, RMM_AGENT_HOSTNAME: 'vm' }, encoding: 'utf8' });
     expect(said).toBe(`rmm-agent installer: registering as ${requested} (this machine: vm)\n`);
 
-    const plain = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux')).body);
+    const plain = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY)).body);
     expect(plain).toContain('\nRMM_HOSTNAME=$THIS_MACHINE\n');
     expect(plain).toContain('say "registering as $RMM_HOSTNAME"');
 
-    const ps = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', undefined, requested)).body);
+    const ps = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', KEY, undefined, requested)).body);
     expect(ps).toContain(`$RmmHostname = ${psQuote(requested)}`);
     expect(ps).toContain('Say "registering as $RmmHostname (this machine: $ThisMachine)"');
     for (const body of [sh, ps]) expect(body.split('\n').filter((l) => l.startsWith('#')).join('\n')).not.toContain('ACME');
   });
 
   it('the PowerShell installer carries the server URL verbatim', async () => {
-    const i = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows');
+    const i = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', KEY);
     expect(i.filename).toBe('rmm-agent-install-0b8c4a4e.ps1');
     expect(await text(i.body)).toContain("$RmmServer = 'https://rmm.example.test'");
   });
@@ -110,12 +113,12 @@ describe('installers', () => {
     try {
       writeFileSync(join(dir, 'windows-amd64.msi'), 'MSI');
       writeFileSync(join(dir, 'darwin-arm64.pkg'), 'PKG');
-      const win = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', dir);
+      const win = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', KEY, dir);
       expect(win.filename).toBe('rmm-agent-0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d.msi');
       expect(win.size).toBe(3);
       expect(await text(win.body)).toBe('MSI');
-      expect(await text((await buildInstaller(deployment(null, 'arm64-mac'), 'https://rmm.example.test', 'darwin', dir)).body)).toBe('PKG');
-      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', dir)).filename).toMatch(/\.sh$/);
+      expect(await text((await buildInstaller(deployment(null, 'arm64-mac'), 'https://rmm.example.test', 'darwin', KEY, dir)).body)).toBe('PKG');
+      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY, dir)).filename).toMatch(/\.sh$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -125,17 +128,17 @@ describe('installers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'installers-'));
     try {
       writeFileSync(join(dir, 'linux-amd64.run'), 'RUN'.repeat(100_000));
-      const run = await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', dir);
+      const run = await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY, dir);
       unlinkSync(join(dir, 'linux-amd64.run'));
       expect(run.size).toBe(300_000);
       expect(await text(run.body)).toBe('RUN'.repeat(100_000));
       // gone: the script, as when there never was one
-      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', dir)).filename).toMatch(/\.sh$/);
+      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY, dir)).filename).toMatch(/\.sh$/);
       // a folder where windows-amd64.msi would be: the next extension, else the script
       mkdirSync(join(dir, 'windows-amd64.msi'));
-      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', dir)).filename).toMatch(/\.ps1$/);
+      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', KEY, dir)).filename).toMatch(/\.ps1$/);
       writeFileSync(join(dir, 'windows-amd64.exe'), 'EXE');
-      const exe = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', dir);
+      const exe = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', KEY, dir);
       expect([exe.filename, await text(exe.body)]).toEqual(['rmm-agent-0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d.exe', 'EXE']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
