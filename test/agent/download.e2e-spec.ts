@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { AGENT_TARGETS } from '@app/entities';
-import { buildScriptBuildsBinaries, linuxAmd64BinDir, manifestEntry, VERSION } from '../utils/agent-binaries';
+import { linuxAmd64BinDir, manifestEntry, VERSION } from '../utils/agent-binaries';
 import { startTestApp, TestApp } from '../utils/test-app';
 
 /** GET /agent/v1/download/{target} over real HTTP, read byte for byte (no client-side decoding). */
@@ -29,13 +29,11 @@ function get(base: string, path: string, headers: Record<string, string> = {}, m
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 const built = linuxAmd64BinDir();
-const skipReason = built.dir === null ? built.reason : null;
-if (skipReason) process.stdout.write(`download.e2e: binary downloads skipped: ${skipReason}\n`);
 
 describe('GET /agent/v1/download/{target}', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ RMM_AGENT_BIN_DIR: built.dir ?? mkdtempSync(join(tmpdir(), 'rmm-no-bins-')) });
+    t = await startTestApp({ RMM_AGENT_BIN_DIR: built });
   });
   afterAll(async () => t?.close());
 
@@ -46,10 +44,9 @@ describe('GET /agent/v1/download/{target}', () => {
     expect(AGENT_TARGETS).toEqual(['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64', 'windows-amd64']);
   });
 
-  const withBinary = skipReason ? it.skip : it;
 
-  withBinary('200: the binary itself, byte for byte, with its checksum, ETag, size and file name', async () => {
-    const entry = manifestEntry(built.dir!, 'linux-amd64');
+  it('200: the binary itself, byte for byte, with its checksum, ETag, size and file name', async () => {
+    const entry = manifestEntry(built, 'linux-amd64');
     const res = await get(t.url, '/agent/v1/download/linux-amd64');
     expect(res.status).toBe(200);
     expect(res.headers).toMatchObject({
@@ -63,11 +60,11 @@ describe('GET /agent/v1/download/{target}', () => {
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.body.length).toBe(entry.size);
     expect(sha256(res.body)).toBe(entry.sha256);
-    expect(res.body.equals(readFileSync(join(built.dir!, 'rmm-agent-linux-amd64')))).toBe(true);
+    expect(res.body.equals(readFileSync(join(built, 'rmm-agent-linux-amd64')))).toBe(true);
   });
 
-  withBinary('Accept-Encoding: gzip gets the .gz, which decodes to the same bytes (the checksum still of the binary)', async () => {
-    const entry = manifestEntry(built.dir!, 'linux-amd64');
+  it('Accept-Encoding: gzip gets the .gz, which decodes to the same bytes (the checksum still of the binary)', async () => {
+    const entry = manifestEntry(built, 'linux-amd64');
     const res = await get(t.url, '/agent/v1/download/linux-amd64', { 'Accept-Encoding': 'gzip, deflate' });
     expect(res.status).toBe(200);
     expect(res.headers).toMatchObject({ 'content-encoding': 'gzip', 'content-length': String(entry.gzip!.size), 'x-checksum-sha256': entry.sha256, vary: 'Accept-Encoding' });
@@ -79,8 +76,8 @@ describe('GET /agent/v1/download/{target}', () => {
     expect(refused.body.length).toBe(entry.size);
   });
 
-  withBinary('If-None-Match with its ETag: 304 without a body; another ETag: the binary', async () => {
-    const entry = manifestEntry(built.dir!, 'linux-amd64');
+  it('If-None-Match with its ETag: 304 without a body; another ETag: the binary', async () => {
+    const entry = manifestEntry(built, 'linux-amd64');
     const same = await get(t.url, '/agent/v1/download/linux-amd64', { 'If-None-Match': `"${entry.sha256}"` });
     expect(same.status).toBe(304);
     expect(same.headers.etag).toBe(`"${entry.sha256}"`);
@@ -96,8 +93,8 @@ describe('GET /agent/v1/download/{target}', () => {
     expect(JSON.parse(res.body.toString())).toEqual({ detail: 'the agent binary for windows-amd64 is not built on this server' });
   });
 
-  withBinary('HEAD: the same headers, no body', async () => {
-    const entry = manifestEntry(built.dir!, 'linux-amd64');
+  it('HEAD: the same headers, no body', async () => {
+    const entry = manifestEntry(built, 'linux-amd64');
     const res = await get(t.url, '/agent/v1/download/linux-amd64', {}, 'HEAD');
     expect(res.status).toBe(200);
     expect(res.headers).toMatchObject({ 'content-length': String(entry.size), 'x-checksum-sha256': entry.sha256 });
@@ -106,9 +103,7 @@ describe('GET /agent/v1/download/{target}', () => {
 });
 
 describe('GET /agent/v1/download/{target}: a binary not built yet', () => {
-  // The lazy build spawns `node scripts/build-agent.js --binaries …`, which the build of issue 22 adds.
-  const lazy = buildScriptBuildsBinaries() ? it : it.skip;
-  if (!buildScriptBuildsBinaries()) process.stdout.write('download.e2e: lazy builds skipped: scripts/build-agent.js does not build binaries (--binaries) yet\n');
+  // The lazy build spawns `node scripts/build-agent.js --binaries …`.
   let t: TestApp | undefined;
   let dir: string;
   beforeAll(() => {
@@ -120,7 +115,7 @@ describe('GET /agent/v1/download/{target}: a binary not built yet', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  lazy('is built on the first request (concurrent requests share the build) and then served as built', async () => {
+  it('is built on the first request (concurrent requests share the build) and then served as built', async () => {
     t = await startTestApp({ RMM_AGENT_BIN_DIR: dir }, { overrides: { agentBuild: true } });
     const [a, b] = await Promise.all([get(t.url, '/agent/v1/download/linux-amd64'), get(t.url, '/agent/v1/download/linux-amd64')]);
     expect([a.status, b.status]).toEqual([200, 200]);
@@ -130,7 +125,7 @@ describe('GET /agent/v1/download/{target}: a binary not built yet', () => {
     expect(t.logs.filter((l) => l.includes('building the agent binary for linux-amd64'))).toHaveLength(1);
   }, 300_000);
 
-  lazy('a build that cannot succeed: 503 {detail}', async () => {
+  it('a build that cannot succeed: 503 {detail}', async () => {
     // RMM_AGENT_BIN_DIR under a file: the build cannot write there
     const file = join(dir, 'a-file');
     writeFileSync(file, 'x');

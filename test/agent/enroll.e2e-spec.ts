@@ -3,9 +3,9 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { hostname as osHostname, tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { UsersService } from '../../apps/api/src/platform/users/users.service';
-import { fakeUname, linuxAmd64BinDir } from '../utils/agent-binaries';
+import { linuxAmd64BinDir } from '../utils/agent-binaries';
 import { cleanEnv, Finished, ROOT } from '../utils/processes';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
@@ -55,16 +55,12 @@ describe('rmm-enroll: the caller sequence (real processes, real server)', () => 
   let work: string;
   let installer: Installer = 'real';
   let n = 0;
-  /** Put before PATH when no agent binary can be built here (the installer then installs the Node.js agent). */
-  let noBinaryPath = '';
 
   beforeAll(async () => {
-    // The real installer takes the linux-amd64 binary on this machine: served from a built one when there is one
+    // The real installer takes the linux-amd64 binary on this machine, served from a built one
     const bins = linuxAmd64BinDir();
-    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', ...(bins.dir ? { RMM_AGENT_BIN_DIR: bins.dir } : {}) });
+    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_AGENT_BIN_DIR: bins });
     work = mkdtempSync(join(tmpdir(), 'rmm-enroll-e2e-'));
-    // else the Node.js agent's path: a uname reporting a machine with no binary
-    if (!bins.dir) noBinaryPath = `${fakeUname(work, 'Linux', 'riscv64')}${delimiter}`;
     proxy = createServer((req: IncomingMessage, res: ServerResponse) => {
       const m = /^\/deploy\/([0-9a-f-]+)/.exec(req.url ?? '');
       if (m && installer !== 'real') {
@@ -171,7 +167,7 @@ describe('rmm-enroll: the caller sequence (real processes, real server)', () => 
   it('with the real installer: the whole sequence when the server serves a shell script, else a clear step-3 failure', async () => {
     const { email, id } = await user();
     const prefix = join(work, 'real');
-    const r = await runEnroll(args(email, ['--hostname', 'enroll-cli-real', '--prefix', prefix, '--no-service']), env({ ENROLL_POLL_TIMEOUT_MS: '30000', PATH: `${noBinaryPath}${process.env.PATH ?? ''}` }), 120_000);
+    const r = await runEnroll(args(email, ['--hostname', 'enroll-cli-real', '--prefix', prefix, '--no-service']), env({ ENROLL_POLL_TIMEOUT_MS: '30000', PATH: process.env.PATH ?? '' }), 120_000);
     expectNoSecrets(r);
     const uuid = /deployment ([0-9a-f-]{36})/.exec(r.stderr)?.[1];
     expect(uuid).toBeDefined();

@@ -18,24 +18,18 @@ import { until } from '../utils/wait';
 const TARGET = 'linux-amd64';
 const OLD = '0.1.0';
 const NEW = '0.1.1';
-const BUN = [join(ROOT, 'node_modules/@oven/bun-linux-x64/bin/bun'), '/tmp/bunprobe/node_modules/@oven/bun-linux-x64/bin/bun'].find((p) => existsSync(p));
-const CAN_RUN = process.platform === 'linux' && process.arch === 'x64' && BUN !== undefined;
-if (!CAN_RUN) {
-  process.stderr.write(`self-update.e2e-spec: skipped: needs Linux x64 and the Bun runtime @oven/bun-linux-x64 (platform ${process.platform}-${process.arch}, bun ${BUN ?? 'not installed'})\n`);
-}
+const CAN_RUN = process.platform === 'linux' && process.arch === 'x64';
+if (!CAN_RUN) process.stderr.write(`self-update.e2e-spec: skipped: runs linux-amd64 binaries, this is ${process.platform}-${process.arch}\n`);
 
-/**
- * Builds the linux-amd64 agent binary of `version` into `outDir` as scripts/build-agent.js names it; answers its path.
- * (With the build script's --binaries: `node scripts/build-agent.js --binaries --target linux-amd64 --version V --out DIR`.)
- */
+/** Builds the linux-amd64 agent binary of `version` into `outDir` with the build script; answers its path. */
 async function buildBinary(version: string, outDir: string): Promise<string> {
-  const out = join(outDir, `rmm-agent-${TARGET}`);
-  const args = ['build', '--compile', '--minify', '--target=bun-linux-x64', `--compile-executable-path=${BUN}`];
-  args.push('--define', `__RMM_AGENT_VERSION__=${JSON.stringify(version)}`, '--define', `__RMM_AGENT_TARGET__=${JSON.stringify(TARGET)}`);
-  args.push(join(ROOT, 'apps/agent/src/main.ts'), '--outfile', out);
-  const r = await exec(BUN!, args, { env: process.env, cwd: ROOT, timeoutMs: 120_000 });
-  if (r.code !== 0) throw new Error(`bun build failed (${r.code}): ${r.stderr}${r.stdout}`);
-  return out;
+  const r = await exec(process.execPath, [join(ROOT, 'scripts/build-agent.js'), '--binaries', '--target', TARGET, '--version', version, '--out', outDir], {
+    env: process.env,
+    cwd: ROOT,
+    timeoutMs: 180_000,
+  });
+  if (r.code !== 0) throw new Error(`agent build failed (${r.code}): ${r.stderr}${r.stdout}`);
+  return join(outDir, `rmm-agent-${TARGET}`);
 }
 
 interface Connection {

@@ -1,66 +1,35 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { ROOT } from './processes';
 
 export const VERSION: string = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const BUILD_SCRIPT = join(ROOT, 'scripts', 'build-agent.js');
 
-/** Whether scripts/build-agent.js builds binaries (`--binaries`, issue 22's build); until then the server's lazy build cannot work. */
-export const buildScriptBuildsBinaries = (): boolean => readFileSync(BUILD_SCRIPT, 'utf8').includes('--binaries');
-
-/** Bun's runtime for this host (linux-x64): the npm package once installed, else the lead's probe. */
-function bunForHost(): string | null {
-  for (const bun of [join(ROOT, 'node_modules', '@oven', 'bun-linux-x64', 'bin', 'bun'), '/tmp/bunprobe/node_modules/@oven/bun-linux-x64/bin/bun']) {
-    if (existsSync(bun)) return bun;
-  }
-  return null;
-}
-
 /**
  * A folder holding the linux-amd64 agent binary of this version, its .gz and manifest.json, as the build script
  * leaves them (built once per machine and agent sources, shared by the test files; read only). With the build
- * script of issue 22 it is that script's output; before it, Bun's compiler run as the contract says. Null (and the
- * reason) when neither can build it here.
+ * script's output (`--binaries --target linux-amd64`); it throws when the build fails.
  */
-export function linuxAmd64BinDir(): { dir: string } | { dir: null; reason: string } {
-  const sources = newestMtime(join(ROOT, 'apps', 'agent', 'src'));
+export function linuxAmd64BinDir(): string {
+  const sources = Math.max(newestMtime(join(ROOT, 'apps', 'agent', 'src')), ...['build-agent.js', 'build-agent-binaries.js', 'agent-runtimes.js', 'macho-adhoc-sign.js'].map((f) => newestMtime(join(ROOT, 'scripts', f))));
   const dir = join(tmpdir(), `rmm-test-agent-bin-${VERSION}-${Math.floor(sources)}`);
-  if (existsSync(join(dir, 'manifest.json'))) return { dir };
+  if (existsSync(join(dir, 'manifest.json'))) return dir;
   // binaries of earlier sources or versions (over 100 MB each) are not kept
   for (const name of readdirSync(tmpdir())) {
     if (/^rmm-test-agent-bin-\d/.test(name) && join(tmpdir(), name) !== dir) rmSync(join(tmpdir(), name), { recursive: true, force: true });
   }
   const work = mkdtempSync(join(tmpdir(), 'rmm-test-agent-bin-build-'));
   try {
-    if (buildScriptBuildsBinaries()) {
-      execFileSync(process.execPath, [BUILD_SCRIPT, '--binaries', '--target', 'linux-amd64', '--version', VERSION, '--out', work], { stdio: ['ignore', 'ignore', 'inherit'] });
-    } else {
-      const bun = bunForHost();
-      if (!bun) return { dir: null, reason: 'no Bun runtime for linux-x64 (npm ci installs @oven/bun-linux-x64) and the build script cannot build binaries yet' };
-      const file = join(work, 'rmm-agent-linux-amd64');
-      execFileSync(
-        bun,
-        ['build', '--compile', '--minify', '--target=bun-linux-x64', `--compile-executable-path=${bun}`, join(ROOT, 'apps', 'agent', 'src', 'main.ts'),
-          '--define', `__RMM_AGENT_VERSION__=${JSON.stringify(VERSION)}`, '--define', '__RMM_AGENT_TARGET__="linux-amd64"', '--outfile', file],
-        { stdio: ['ignore', 'ignore', 'inherit'], cwd: ROOT },
-      );
-      const bytes = readFileSync(file);
-      const gz = gzipSync(bytes, { level: 6 });
-      writeFileSync(`${file}.gz`, gz);
-      const entry = { file: 'rmm-agent-linux-amd64', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), gzip: { file: 'rmm-agent-linux-amd64.gz', size: gz.length } };
-      writeFileSync(join(work, 'manifest.json'), JSON.stringify({ version: VERSION, targets: { 'linux-amd64': entry } }));
-    }
+    execFileSync(process.execPath, [BUILD_SCRIPT, '--binaries', '--target', 'linux-amd64', '--version', VERSION, '--out', work], { stdio: ['ignore', 'ignore', 'inherit'] });
     try {
       renameSync(work, dir);
     } catch {
       // another test file built it meanwhile: theirs is the same
       rmSync(work, { recursive: true, force: true });
     }
-    return { dir };
+    return dir;
   } catch (err) {
     rmSync(work, { recursive: true, force: true });
     throw err;
