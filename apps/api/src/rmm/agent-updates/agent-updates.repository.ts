@@ -102,10 +102,27 @@ export class AgentUpdatesRepository {
     return rows.map((r) => ({ agentId: r.agent_id, toVersion: r.to_version }));
   }
 
-  /** True when some update to `to` waits for a slot. */
-  async anyPending(to: string): Promise<boolean> {
-    const [row] = await this.tx.rows<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM agent_updates WHERE status = 'pending' AND to_version = $1) AS any`, [to]);
-    return row.any;
+  /**
+   * Updates under way whose agent's stored version is already the new one: done. (The agent's heartbeat normally
+   * finishes its update at once; this catches one seen by an instance that did not know an update was under way.)
+   */
+  async settleArrived(now: Date): Promise<number> {
+    const { rowCount } = await this.tx.exec(
+      `UPDATE agent_updates u SET status = 'done', finished_at = $1, error = NULL FROM agents a
+        WHERE a.id = u.agent_id AND u.status = 'running' AND a.version = u.to_version`,
+      [now],
+    );
+    return rowCount;
+  }
+
+  /** Whether some update to `to` waits for a slot, and whether any update is under way. */
+  async activity(to: string): Promise<{ pending: boolean; running: boolean }> {
+    const [row] = await this.tx.rows<{ pending: boolean; running: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM agent_updates WHERE status = 'pending' AND to_version = $1) AS pending,
+              EXISTS (SELECT 1 FROM agent_updates WHERE status = 'running') AS running`,
+      [to],
+    );
+    return row;
   }
 
   /** The versions the agents in scope run, and their updates (to `to`) by status, and the latest failures. */

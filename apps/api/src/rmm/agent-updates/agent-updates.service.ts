@@ -139,8 +139,10 @@ export class AgentUpdatesService implements OnApplicationBootstrap, OnApplicatio
       }
     }
     const to = this.binaries.version;
-    this.active = await this.repo.anyPending(to);
-    if (!this.active || Date.now() < this.pausedUntil) return;
+    const { pending, running } = await this.repo.activity(to);
+    this.active = pending || running;
+    if (running) await this.repo.settleArrived(now);
+    if (!pending || Date.now() < this.pausedUntil) return;
     const held = [...this.local.held()];
     if (held.length === 0) return;
     const offered = await this.repo.takeSlots(to, held, this.config.agentUpdateConcurrency, now);
