@@ -6,6 +6,7 @@ import { createClient, SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { UsersService } from '../../apps/api/src/platform/users/users.service';
 import { ClientsService } from '../../apps/api/src/rmm/clients/clients.service';
+import { linuxAmd64BinDir } from '../utils/agent-binaries';
 import { cleanEnv, exec as execIn, Finished } from '../utils/processes';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
@@ -38,7 +39,7 @@ describe('a device enrolled through the function is found by the hostname asked 
 
   beforeAll(async () => {
     expect(MACHINE).not.toBe(REQUESTED);
-    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_AGENT_HEARTBEAT_SECONDS: '1', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_RATE_LIMIT_PER_MINUTE: '100000' });
+    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_AGENT_HEARTBEAT_SECONDS: '1', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_AGENT_BIN_DIR: linuxAmd64BinDir() });
     const acme = await t.server.app.get(ClientsService).ensureClientAndSite('Acme', 'HQ');
     await t.server.app.get(UsersService).create({ email: 'it@acme.test', password: 'acme-password', clientId: acme.client.id, siteId: acme.site.id });
     supabase = createClient(t.url, t.server.runtime.dataAnonKey, {

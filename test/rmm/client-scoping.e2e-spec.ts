@@ -346,7 +346,7 @@ describe('client-limited access (/api/v3)', () => {
   describe('clients and sites', () => {
     it('lists only its clients, with their sites; the total counts only those', async () => {
       const list = await t.http.get('/api/v3/clients/').set(asTech());
-      expect(list.body).toEqual([{ id: a.clientId, name: 'Alpha', sites: [{ id: a.siteId, name: 'HQ' }] }]);
+      expect(list.body).toEqual([{ id: a.clientId, name: 'Alpha', sites: [{ id: a.siteId, name: 'HQ' }], agent_update: 'auto' }]);
       const page = await t.http.get('/api/v3/clients/?limit=10').set(asTech());
       expect(page.headers['x-total-count']).toBe('1');
       expect(ids((await t.http.get('/api/v3/clients/').set(admin())).body)).toEqual(expect.arrayContaining([a.clientId, b.clientId]));

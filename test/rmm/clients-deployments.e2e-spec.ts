@@ -26,7 +26,7 @@ describe('/api/v3 clients, sites and deployments', () => {
     it('creates a client with its first site (admin) and lists clients with their sites', async () => {
       const created = await t.http.post('/api/v3/clients/').set(admin()).send({ name: 'Acme', site_name: 'HQ' });
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: expect.any(Number), name: 'Acme', sites: [{ id: expect.any(Number), name: 'HQ' }] });
+      expect(created.body).toEqual({ id: expect.any(Number), name: 'Acme', sites: [{ id: expect.any(Number), name: 'HQ' }], agent_update: 'auto' });
       const list = await t.http.get('/api/v3/clients').set(admin());
       expect(list.status).toBe(200);
       expect(list.body).toContainEqual(created.body);
@@ -46,7 +46,7 @@ describe('/api/v3 clients, sites and deployments', () => {
       const sites = await t.http.get(`/api/v3/clients/${c.id}/sites/`).set('X-API-KEY', writer);
       expect(sites.body).toEqual([{ id: site.body.id, name: 'Branch 2', client: c.id }]);
       const client = await t.http.patch(`/api/v3/clients/${c.id}`).set('X-API-KEY', writer).send({ name: 'Globex Corp' });
-      expect(client.body).toEqual({ id: c.id, name: 'Globex Corp', sites: [{ id: site.body.id, name: 'Branch 2' }] });
+      expect(client.body).toEqual({ id: c.id, name: 'Globex Corp', sites: [{ id: site.body.id, name: 'Branch 2' }], agent_update: 'auto' });
     });
 
     it('refuses duplicate names and bad bodies with 400, unknown ids with 404', async () => {
