@@ -72,7 +72,7 @@ describe('the server (foundation)', () => {
 
   it('generates the secrets that were not given, and the default client and site', async () => {
     const r = t.server.runtime;
-    expect(r.generated.sort()).toEqual(['DATA_ANON_KEY', 'DATA_SERVICE_ROLE_KEY', 'JWT_SECRET', 'RMM_API_KEY']);
+    expect(r.generated.sort()).toEqual(['DATA_ANON_KEY', 'DATA_SERVICE_ROLE_KEY', 'JWT_SECRET', 'RMM_AGENT_SIGNING_KEY', 'RMM_API_KEY']);
     expect(r.jwtSecret.length).toBeGreaterThanOrEqual(32);
     expect(r.dataAnonKey).toMatch(/^sb_publishable_/);
     expect(r.dataServiceRoleKey).toMatch(/^sb_secret_/);
@@ -126,6 +126,7 @@ describe('secrets given in the environment', () => {
     DATA_ANON_KEY: 'env-anon-key-abcdefgh',
     DATA_SERVICE_ROLE_KEY: 'env-service-role-key-abcdefgh',
     RMM_API_KEY: 'env-rmm-api-key-abcdefgh',
+    RMM_AGENT_SIGNING_KEY: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=',
     RMM_ADMIN_API_KEY: 'env-admin-key-0123456789',
     RMM_DEFAULT_CLIENT_ID: '7',
     RMM_DEFAULT_SITE_ID: '9',

@@ -159,7 +159,6 @@ export const SERVER_MESSAGES = {
   error: Type.Object({ type: Type.Literal('error'), message: Type.String() }),
   'update.available': Type.Object({
     type: Type.Literal('update.available'),
-    id: Type.Optional(Type.String()),
     version: Type.String({ minLength: 1 }),
     target: OneOf(AGENT_TARGETS),
     url: Type.String({ pattern: '^/agent/v1/download/' }),
