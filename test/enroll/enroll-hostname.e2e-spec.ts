@@ -124,7 +124,7 @@ describe('a device enrolled through the function is found by the hostname asked 
     expect(await enrollmentStatus(enrollment.deployment_uuid)).toMatchObject({ status: 'completed', agent_id: Number(agentId), hostname: REQUESTED });
 
     // The agent runs; its heartbeats carry the machine's name, which stays a fact: the agent keeps its name.
-    runner = spawn(join(prefix, 'bin', 'rmm-agent'), ['run'], { env: env(), cwd: work });
+    runner = spawn(join(prefix, 'bin', 'rmm-agent'), ['run', '--prefix', prefix], { env: env(), cwd: work });
     children.push(runner);
     runner.stderr!.on('data', (c) => (runnerLog += c));
     await until(`agent online\n${runnerLog}`, async () => (await detail(agentId)).status === 'online', 30_000);
