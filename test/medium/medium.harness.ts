@@ -63,6 +63,7 @@ export async function createMediumContext(options: { clock?: FixedClock; config?
     dataAnonKey: 'medium-anon-key',
     dataServiceRoleKey: 'medium-service-role-key',
     rmmApiKey: 'medium-rmm-api-key',
+    agentSigningKey: Buffer.alloc(32, 7).toString('base64'),
     rmmDefaultClientId: 0,
     rmmDefaultSiteId: 0,
     generated: [],
