@@ -23,6 +23,7 @@ const { runEnrollBench } = require('./enroll');
 const { runInstancesBench } = require('./instances');
 const { runConsoleBench, consoleMarkdown, updateConsoleDoc } = require('./console');
 const { runAgentBinariesBench, agentBinariesMarkdown, updateAgentBinariesDoc } = require('./agent-binaries');
+const { runAgentUpdatesBench, agentUpdatesMarkdown, updateAgentUpdatesDoc } = require('./agent-updates');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(__dirname, 'results');
@@ -151,6 +152,15 @@ async function main() {
     log(`agent binaries bench failed: ${err.message}`);
   }
 
+  // The staged self-update (issue 22): the requested number of simulated binary agents (2,000 by default)
+  // updating through RMM_AGENT_UPDATE_CONCURRENCY, against bare downloads of the same file as the baseline.
+  try {
+    result.agentUpdates = await runAgentUpdatesBench({ baseUrl: base, agents: Math.min(requested, max), log });
+  } catch (err) {
+    result.agentUpdates = { error: err.message };
+    log(`agent updates bench failed: ${err.message}`);
+  }
+
   // Two instances over Redis (when REDIS_URL names one on this machine): the requested count split over two
   // server processes on one database, runscript across them. Not clamped: each process holds half.
   try {
@@ -193,6 +203,11 @@ async function main() {
     const consoleTable = consoleMarkdown(result.console);
     updateConsoleDoc(consoleTable);
     console.log(`\nThe console (issue 21):\n\n${consoleTable}`);
+  }
+  if (result.agentUpdates && !result.agentUpdates.error) {
+    const updatesTable = agentUpdatesMarkdown(result.agentUpdates);
+    updateAgentUpdatesDoc(updatesTable);
+    console.log(`\nThe staged self-update (issue 22):\n\n${updatesTable}`);
   }
   if (result.agentBinaries && !result.agentBinaries.error) {
     const binariesTable = agentBinariesMarkdown(result.agentBinaries);
