@@ -20,8 +20,9 @@
  * The stand-in is smaller than a real binary (≈ 50 MB gzipped): N real downloads would move N × 50 MB through
  * loopback and measure the disk and the loopback, not the rollout. Time scales with the size; the peak does not.
  */
+const { replaceDocSection } = require('./doc-section');
 const { createHash, randomBytes } = require('node:crypto');
-const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
@@ -30,9 +31,6 @@ const WebSocket = require('ws');
 const { ServerProcess, benchEnv, createDatabase, dropDatabase, freePort, memoryOf, request, seedAgents, sleep } = require('./agents');
 
 const ROOT = path.resolve(__dirname, '..');
-const DOC = path.join(ROOT, 'docs', 'performance.md');
-const START = '<!-- agent-updates-bench:start -->';
-const END = '<!-- agent-updates-bench:end -->';
 const DB_NAME = 'rmm_bench_agent_updates';
 const OLD = '0.1.0';
 const NEW = '0.2.0';
@@ -239,12 +237,7 @@ function agentUpdatesMarkdown(r) {
 }
 
 function updateAgentUpdatesDoc(table) {
-  if (!existsSync(DOC)) return;
-  const text = readFileSync(DOC, 'utf8');
-  const i = text.indexOf(START);
-  const j = text.indexOf(END);
-  if (i < 0 || j < i) return;
-  writeFileSync(DOC, `${text.slice(0, i + START.length)}\n${table}${text.slice(j)}`);
+  replaceDocSection('agent-updates-bench', table);
 }
 
 module.exports = { runAgentUpdatesBench, agentUpdatesMarkdown, updateAgentUpdatesDoc };

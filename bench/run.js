@@ -14,6 +14,7 @@
  * docs/performance.md between the agent-bench markers. The HTTP figures come from bench/http.js
  * (runHttpBench) when that file exists. Benchmarks measure; nothing here asserts.
  */
+const { replaceDocSection } = require('./doc-section');
 const { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const os = require('node:os');
@@ -27,9 +28,6 @@ const { runAgentUpdatesBench, agentUpdatesMarkdown, updateAgentUpdatesDoc } = re
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(__dirname, 'results');
-const DOC = path.join(ROOT, 'docs/performance.md');
-const START = '<!-- agent-bench:start -->';
-const END = '<!-- agent-bench:end -->';
 const DB_NAME = 'rmm_bench_agents';
 
 function parseArgs(argv) {
@@ -368,12 +366,7 @@ function httpTable(http) {
 }
 
 function updateDoc(table) {
-  if (!existsSync(DOC)) return;
-  const text = readFileSync(DOC, 'utf8');
-  const i = text.indexOf(START);
-  const j = text.indexOf(END);
-  if (i < 0 || j < i) return;
-  writeFileSync(DOC, `${text.slice(0, i + START.length)}\n${table}${text.slice(j)}`);
+  replaceDocSection('agent-bench', table);
 }
 
 main().catch((err) => {
