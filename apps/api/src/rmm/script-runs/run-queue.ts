@@ -95,7 +95,7 @@ export class RunQueue implements OnApplicationBootstrap, OnApplicationShutdown {
     while (state.again) {
       state.again = false;
       while (!this.stopped && this.local.holds(agentId)) {
-        const { run } = await this.repo.claimNext(agentId, this.clock.now());
+        const { run } = await this.repo.claimNext(agentId, () => this.clock.now());
         if (!run) break;
         this.logger.debug(`agent ${agentId}: sending queued run ${run.id}`);
         await this.runs.carry(run);

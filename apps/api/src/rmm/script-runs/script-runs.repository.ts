@@ -68,22 +68,26 @@ export class ScriptRunsRepository {
    * than each taking one; FOR UPDATE SKIP LOCKED passes over a run being cancelled that very moment. The agent's
    * runs past their expiry are marked expired first: a run is never sent after its expires_at.
    */
-  claimNext(agentId: number, now: Date): Promise<{ run: ScriptRunEntity | null; expired: number[] }> {
+  claimNext(agentId: number, now: () => Date): Promise<{ run: ScriptRunEntity | null; expired: number[] }> {
     return this.tx.run(async () => {
       await this.tx.rows(`SELECT pg_advisory_xact_lock($1, $2)`, [QUEUE_LOCK, agentId]);
-      const expired = await this.expire(now, agentId);
+      const expired = await this.expire(now(), agentId);
       const [claimed] = await this.tx.rows<{ id: number }>(
         `WITH next AS (
            SELECT id FROM script_runs WHERE agent_id = $1 AND status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED),
          claimed AS (
-           UPDATE script_runs s SET status = 'running', started_at = $2 FROM next
+           UPDATE script_runs s SET status = 'running' FROM next
             WHERE s.id = next.id
               AND NOT EXISTS (SELECT 1 FROM script_runs r WHERE r.agent_id = $1 AND r.status = 'running' AND r.expires_at IS NOT NULL)
            RETURNING s.id)
          SELECT id FROM claimed`,
-        [agentId, now],
+        [agentId],
       );
-      return { run: claimed ? await this.runs.findOneBy({ id: claimed.id }) : null, expired };
+      if (!claimed) return { run: null, expired };
+      // The time is read once the claim has seen the previous run's end (written by whichever instance), so that
+      // started_at is never before the previous run's finished_at.
+      await this.tx.exec(`UPDATE script_runs SET started_at = $2 WHERE id = $1`, [claimed.id, now()]);
+      return { run: await this.runs.findOneBy({ id: claimed.id }), expired };
     });
   }
 
