@@ -249,6 +249,20 @@ describe('the offline command queue (a real agent, the real server as a process)
     const s = await subscribe();
     const cancelled = await queue(scripts.plain);
     const kept = await queue(scripts.plain);
+    // Cancelling needs scripts:run; a key limited to another client does not see the agent (404), nothing changes.
+    const other = await api('POST', '/api/v3/clients/', { name: 'run-queue-other' });
+    expect(other.status).toBe(201);
+    const keyOf = async (scopes: string[], clients?: number[]): Promise<string> => {
+      const res = await api('POST', '/api/v3/keys/', { name: `run-queue-${scopes.join('-')}-${clients ?? 'all'}`, scopes, ...(clients ? { clients } : {}) });
+      expect(res.status).toBe(201);
+      return res.body.key as string;
+    };
+    const reader = apiClient(server!.url, await keyOf(['agents:read']));
+    const stranger = apiClient(server!.url, await keyOf(['agents:read', 'scripts:run'], [other.body.id]));
+    expect(await reader('DELETE', `/api/v3/agents/${agentId}/runs/${cancelled}/`)).toEqual({ status: 403, body: { detail: 'permission denied' } });
+    expect(await stranger('DELETE', `/api/v3/agents/${agentId}/runs/${cancelled}/`)).toEqual({ status: 404, body: { detail: 'Not found' } });
+    expect(await stranger('POST', `/api/v3/agents/${agentId}/runscript/`, { script: scripts.plain, queue: true })).toEqual({ status: 404, body: { detail: 'Not found' } });
+    expect((await reader('GET', `/api/v3/agents/${agentId}/runs/?status=queued`)).body.map((r: Run) => r.id)).toEqual([kept, cancelled]);
     const res = await api('DELETE', `/api/v3/agents/${agentId}/runs/${cancelled}/`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: cancelled, status: 'cancelled', started_at: null, finished_at: expect.any(String), retcode: null, stdout: '' });
