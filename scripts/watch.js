@@ -107,6 +107,9 @@ function formatLine(m) {
     case 'agent.updated':
       text = `agent ${m.agent_id} ${d.hostname} ${d.status}`;
       break;
+    case 'script.queued':
+      text = `run ${d.run_id} script ${d.script} until ${d.expires_at}`;
+      break;
     case 'script.started':
       text = `run ${d.run_id} script ${d.script}`;
       break;

@@ -156,6 +156,7 @@ describe('/api/v3 checks, tasks and alerts', () => {
         script: scriptId,
         schedule: '*/5 * * * *',
         enabled: true,
+        queue_if_offline: false,
         next_run_at: '2026-01-01T00:05:00.000Z',
         last_run_at: null,
         last_retcode: null,

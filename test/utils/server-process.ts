@@ -24,11 +24,11 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real server on 127.0.0.1 and a free port (HOST and PORT are set here; give DATABASE_URL, keys and
- * the rest in `env`), and waits until /healthz answers.
+ * Starts the real server on 127.0.0.1 and a free port, or `options.port` (a restart on the address its agents
+ * know) (HOST and PORT are set here; give DATABASE_URL, keys and the rest in `env`), and waits until /healthz answers.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const started = await startMain(cleanEnv({ LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env, HOST: '127.0.0.1', PORT: String(port) }), url);
   const pid = started.child.pid!;

@@ -5,8 +5,12 @@ import { sqlList } from './enums';
 export const SCRIPT_OUTPUT_MODES = ['wait', 'forget', 'collector'] as const;
 export type ScriptOutputMode = (typeof SCRIPT_OUTPUT_MODES)[number];
 
-/** queued → running → finished | failed | timed_out | interrupted. */
-export const SCRIPT_RUN_STATUSES = ['queued', 'running', 'finished', 'failed', 'timed_out', 'interrupted'] as const;
+/**
+ * running → finished | failed | timed_out | interrupted. A run queued for an offline agent (runscript with
+ * `queue: true`, or a task with `queue_if_offline`) starts as queued: queued → running → …, or queued → cancelled
+ * (an operator's DELETE) | expired (its expires_at passed first); a cancelled or expired run was never sent.
+ */
+export const SCRIPT_RUN_STATUSES = ['queued', 'running', 'finished', 'failed', 'timed_out', 'interrupted', 'cancelled', 'expired'] as const;
 export type ScriptRunStatus = (typeof SCRIPT_RUN_STATUSES)[number];
 
 /**
@@ -18,6 +22,7 @@ export type ScriptRunStatus = (typeof SCRIPT_RUN_STATUSES)[number];
 @Check('CHK_script_runs_output', `"output" IN (${sqlList(SCRIPT_OUTPUT_MODES)})`)
 @Check('CHK_script_runs_status', `"status" IN (${sqlList(SCRIPT_RUN_STATUSES)})`)
 @Index('IDX_script_runs_agent', ['agentId', 'id'])
+@Index('IDX_script_runs_open', ['agentId', 'id'], { where: `"status" IN ('queued', 'running')` })
 export class ScriptRunEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -89,4 +94,15 @@ export class ScriptRunEntity {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
+
+  /**
+   * A queued run only: the script's body as it was when the run was queued (what the operator asked for is
+   * what runs, even if the script is edited or deleted meanwhile); null for a run sent at once.
+   */
+  @Column({ type: 'text', nullable: true })
+  body: string | null;
+
+  /** A queued run only: when it stops waiting for its agent (then `expired`, never sent); null for a run sent at once. */
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
 }

@@ -4,9 +4,11 @@ import { TaskEntity } from './task.entity';
 
 /**
  * running → succeeded (return code 0) | failed (non-zero, or the agent refused) | timed_out | agent_offline
- * (not connected at the due time) | interrupted (the agent or the server went mid-run).
+ * (not connected at the due time) | interrupted (the agent or the server went mid-run). A task with
+ * queue_if_offline whose agent was not connected: running → queued (its script run waits in the agent's queue) →
+ * the outcome of that script run (agent_offline when it expired, failed when it was cancelled).
  */
-export const TASK_RUN_STATUSES = ['running', 'succeeded', 'failed', 'timed_out', 'agent_offline', 'interrupted'] as const;
+export const TASK_RUN_STATUSES = ['running', 'succeeded', 'failed', 'timed_out', 'agent_offline', 'interrupted', 'queued'] as const;
 export type TaskRunStatus = (typeof TASK_RUN_STATUSES)[number];
 
 /**
@@ -17,6 +19,7 @@ export type TaskRunStatus = (typeof TASK_RUN_STATUSES)[number];
 @Check('CHK_task_runs_status', `"status" IN (${sqlList(TASK_RUN_STATUSES)})`)
 @Unique('UQ_task_runs_due', ['taskId', 'dueAt'])
 @Index('IDX_task_runs_task', ['taskId', 'id'])
+@Index('IDX_task_runs_queued', ['scriptRunId'], { where: `"status" = 'queued'` })
 export class TaskRunEntity {
   @PrimaryGeneratedColumn()
   id: number;

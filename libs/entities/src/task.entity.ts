@@ -43,6 +43,10 @@ export class TaskEntity {
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
 
+  /** A run whose agent is not connected at its due time is queued for the agent (a queued script run) instead of ending agent_offline. */
+  @Column({ name: 'queue_if_offline', type: 'boolean', default: false })
+  queueIfOffline: boolean;
+
   @Column({ name: 'next_run_at', type: 'timestamptz', nullable: true })
   nextRunAt: Date | null;
 

@@ -7,10 +7,11 @@ import { AgentsErrorCode } from './agents/agents.errors';
 import { ClientsErrorCode } from './clients/clients.errors';
 import { DeploymentsErrorCode } from './deployments/deployments.errors';
 import { OperatorsErrorCode } from './operators/operators.errors';
+import { ScriptRunsErrorCode } from './script-runs/script-runs.errors';
 import { ScriptsErrorCode } from './scripts/scripts.errors';
 
 /** Every code the management backend can answer. */
-export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | AgentBinariesErrorCode;
+export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | AgentBinariesErrorCode | ScriptRunsErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -33,6 +34,7 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [AgentsErrorCode.NoAnswer]: 504,
   [AgentsErrorCode.Refused]: 422,
   [AgentsErrorCode.InvalidAnswer]: 502,
+  [ScriptRunsErrorCode.NotQueued]: 409,
   [RegistrationErrorCode.UnknownDeployment]: 404,
   [RegistrationErrorCode.DeploymentRevoked]: 410,
   [RegistrationErrorCode.DeploymentExpired]: 410,

@@ -62,6 +62,7 @@ export function useAgentLive(agentId: string): AgentLive {
           case 'task.run':
             refresh('agent-tasks', 'task-runs');
             break;
+          case 'script.queued':
           case 'script.started':
           case 'script.finished':
             refresh('agent-runs');

@@ -61,13 +61,13 @@ export class AgentsController {
   @RequireScope('scripts:run')
   @ApiOperation({
     summary:
-      'Run a script on an agent. output wait (default): 200 with the result once it has finished; collector: the same, and the run is the agent\'s latest value for that script (GET …/runs/?output=collector&script=ID&limit=1); forget: 202 {id, status} at once. Every run is stored (GET /api/v3/agents/{agent_id}/runs/). Scope: scripts:run',
+      'Run a script on an agent. output wait (default): 200 with the result once it has finished; collector: the same, and the run is the agent\'s latest value for that script (GET …/runs/?output=collector&script=ID&limit=1); forget: 202 {id, status} at once. queue: true: an agent that is not connected gets the run when it next connects (202 {id, status: "queued"}; expires_in seconds, a day by default, a week at most; cancel with DELETE …/runs/{run_id}/). Every run is stored (GET /api/v3/agents/{agent_id}/runs/). Scope: scripts:run',
   })
   @ApiOkResponse({ type: ScriptRunResultDto })
-  @ApiAcceptedResponse({ type: ScriptRunAcceptedDto, description: 'output forget: the run is on its way' })
-  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (script, output, args, timeout)' })
+  @ApiAcceptedResponse({ type: ScriptRunAcceptedDto, description: 'output forget (or queue: true, agent connected): the run is on its way, status running; queue: true, agent not connected: status queued' })
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (script, output, args, timeout, queue, expires_in)' })
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent' })
-  @ApiResponse({ status: 409, type: RmmErrorDto, description: "{detail: 'agent is not connected'}, at once" })
+  @ApiResponse({ status: 409, type: RmmErrorDto, description: "{detail: 'agent is not connected'}, at once (without queue: true)" })
   @ApiResponse({ status: 422, type: RmmErrorDto, description: '{detail: "agent refused: <reason>"}: the agent would not or could not run it (an interpreter it lacks); the run is failed, with that reason as its error' })
   @ApiResponse({
     status: 502,
@@ -89,11 +89,12 @@ export class AgentsController {
 
   @Get(':agentId/runs')
   @RequireScope('agents:read')
-  @ApiOperation({ summary: "An agent's script runs, newest first; filter by output and script. Scope: agents:read" })
+  @ApiOperation({ summary: "An agent's script runs, newest first; filter by output, script and status (status=queued: the runs waiting for it). Scope: agents:read" })
   @ApiOkResponse({ type: [ScriptRunDto] })
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (output, script, status, limit, offset)' })
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent' })
   async runs(@Param('agentId', ParseIdPipe) id: number, @Query() q: ScriptRunFilterDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ScriptRunDto[]> {
-    const [rows, total] = await this.agents.runs(id, { output: q.output, scriptId: q.script }, pageOf(q), clientFilter(req.principal));
+    const [rows, total] = await this.agents.runs(id, { output: q.output, scriptId: q.script, status: q.status }, pageOf(q), clientFilter(req.principal));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map(toScriptRunDto);
   }
@@ -105,5 +106,15 @@ export class AgentsController {
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent or run' })
   async run(@Param('agentId', ParseIdPipe) id: number, @Param('runId', ParseIdPipe) runId: number, @Req() req: AuthedRequest): Promise<ScriptRunDto> {
     return toScriptRunDto(await this.agents.run(id, runId, clientFilter(req.principal)));
+  }
+
+  @Delete(':agentId/runs/:runId')
+  @RequireScope('scripts:run')
+  @ApiOperation({ summary: 'Cancel a queued run (runscript with queue: true, or a task with queue_if_offline): 200 with the run, status cancelled; it is never sent. Scope: scripts:run' })
+  @ApiOkResponse({ type: ScriptRunDto })
+  @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent or run' })
+  @ApiResponse({ status: 409, type: RmmErrorDto, description: '{detail: "run 17 is running: only a queued run can be cancelled"}: it has started, or ended' })
+  async cancelRun(@Param('agentId', ParseIdPipe) id: number, @Param('runId', ParseIdPipe) runId: number, @Req() req: AuthedRequest): Promise<ScriptRunDto> {
+    return toScriptRunDto(await this.agents.cancelRun(id, runId, clientFilter(req.principal)));
   }
 }

@@ -87,14 +87,24 @@ export class AgentsService {
 
   /**
    * Checked in this order: the body (by the pipe), the agent (404, also when it is another client's than the
-   * caller's), the script (400, a body field), then the agent's channel (409 at once when not connected); then
-   * the run is stored and sent (ScriptRunsService).
+   * caller's), the script (400, a body field), then the agent's channel (409 at once when not connected, unless
+   * `queue`: then the run waits for the agent); then the run is stored and sent (ScriptRunsService).
    */
   async runScript(agentId: number, body: RunScriptDto, key: Principal | undefined): Promise<{ accepted: true; body: ScriptRunAcceptedDto } | { accepted: false; body: ScriptRunResultDto }> {
+    // (the body's fields that depend on each other: still the body's checks, before the agent's)
+    if (body.expires_in !== undefined && body.queue !== true) throw fieldInvalid('expires_in', 'only with queue: true');
+    if (body.queue === true && body.output !== undefined && body.output !== 'forget') throw fieldInvalid('output', 'must be forget (or left out) with queue: true');
     if (!(await this.repo.exists(agentId, clientFilter(key)))) throw notFound();
     if (!(await this.scripts.exists(body.script))) throw fieldInvalid('script', `no script ${body.script}`);
     const script = await this.scripts.get(body.script);
-    return this.scriptRuns.run(agentId, script, { output: body.output ?? 'wait', args: body.args, timeout: body.timeout }, key);
+    const output = body.queue === true ? 'forget' : (body.output ?? 'wait');
+    return this.scriptRuns.run(agentId, script, { output, args: body.args, timeout: body.timeout, queue: body.queue === true, expiresIn: body.expires_in }, key);
+  }
+
+  /** Cancels a queued run of the agent (404 for an unknown agent or run, or one of another client than the caller's). */
+  async cancelRun(agentId: number, runId: number, clients: ClientScope): Promise<ScriptRunEntity> {
+    if (!(await this.repo.exists(agentId, clients))) throw notFound();
+    return this.scriptRuns.cancel(agentId, runId);
   }
 
   /** The agent's runs (404 for an unknown agent, or one of another client than the caller's). */

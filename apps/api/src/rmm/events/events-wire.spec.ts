@@ -32,6 +32,9 @@ describe('events wire mapper (bus camelCase → wire snake_case)', () => {
   });
 
   it('maps each payload field by field', () => {
+    expect(toWire('script.queued', { agentId: 42, runId: 17, script: 3, expiresAt: '2026-11-24T12:00:00.000Z' }, NOW)).toEqual(
+      wire({ run_id: 17, script: 3, expires_at: '2026-11-24T12:00:00.000Z' }, 'script.queued'),
+    );
     expect(toWire('script.started', { agentId: 42, runId: 17, script: 3 }, NOW)).toEqual(wire({ run_id: 17, script: 3 }, 'script.started'));
     expect(toWire('script.output', { agentId: 42, runId: 17, stream: 'stderr', chunk: 'hi\n', seq: 4 }, NOW)).toEqual(
       wire({ run_id: 17, stream: 'stderr', chunk: 'hi\n', seq: 4 }, 'script.output'),
@@ -58,12 +61,12 @@ describe('events wire mapper (bus camelCase → wire snake_case)', () => {
   it('knows hello and every relayed event, each once', () => {
     expect(WIRE_EVENTS).toEqual(['hello', ...RELAYED_EVENTS]);
     expect(new Set(WIRE_EVENTS).size).toBe(WIRE_EVENTS.length);
-    expect(RELAYED_EVENTS).toHaveLength(14);
+    expect(RELAYED_EVENTS).toHaveLength(15);
   });
 
   it("relays to the fleet presence, the agent's record and alerts, not the per-run traffic", () => {
     expect(RELAYED_EVENTS.filter(isFleetEvent)).toEqual([...FLEET_EVENTS]);
-    expect(RELAYED_EVENTS.filter((e) => !isFleetEvent(e))).toEqual(['script.started', 'script.output', 'script.finished', 'check.status', 'task.run']);
+    expect(RELAYED_EVENTS.filter((e) => !isFleetEvent(e))).toEqual(['script.queued', 'script.started', 'script.output', 'script.finished', 'check.status', 'task.run']);
   });
 
   it("writes the fleet's hello in the same envelope, with no agent", () => {

@@ -23,6 +23,7 @@ export const RELAYED_EVENTS = [
   'agent.updated',
   'agent.updating',
   'agent.update_failed',
+  'script.queued',
   'script.started',
   'script.output',
   'script.finished',
@@ -105,6 +106,8 @@ function wireData<K extends WireEventName>(event: K, input: WireInput[K]): unkno
       return { from_version: e.input.fromVersion, to_version: e.input.toVersion };
     case 'agent.update_failed':
       return { version: e.input.version, error: e.input.error };
+    case 'script.queued':
+      return { run_id: e.input.runId, script: e.input.script, expires_at: e.input.expiresAt };
     case 'script.started':
       return { run_id: e.input.runId, script: e.input.script };
     case 'script.output':

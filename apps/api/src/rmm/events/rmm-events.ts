@@ -25,6 +25,8 @@ export interface RmmEventMap {
   'agent.connected': { agentId: number; epoch: number };
   /** A device registered (again, when `reenrolled`): any connection made with the agent's old secret must close. */
   'agent.registered': { agentId: number; reenrolled: boolean };
+  /** A run was queued for the agent while it is not connected (runscript with queue: true, or a task's); expiresAt ISO 8601. */
+  'script.queued': { agentId: number; runId: number; script: number; expiresAt: string };
   'script.started': { agentId: number; runId: number; script: number };
   'script.output': { agentId: number; runId: number; stream: 'stdout' | 'stderr'; chunk: string; seq: number };
   'script.finished': { agentId: number; runId: number; retcode: number | null; executionTime: number; timedOut: boolean };

@@ -5,6 +5,11 @@ import { SCRIPT_OUTPUT_MODES, SCRIPT_RUN_STATUSES, ScriptOutputMode, ScriptRunEn
 import { iso, PG_INT_MAX } from '../../common/values';
 import { PageQueryDto } from '../common/pagination.dto';
 
+/** How long a queued run waits for its agent unless told otherwise (runscript's expires_in), in seconds: a day. */
+export const QUEUE_EXPIRES_IN_DEFAULT = 86_400;
+/** The longest a queued run may wait (expires_in), in seconds: a week. */
+export const QUEUE_EXPIRES_IN_MAX = 604_800;
+
 /** The answer of runscript with output wait or collector, once the script has finished. */
 export class ScriptRunResultDto {
   @ApiProperty({ example: 17, description: 'the run id (GET /api/v3/agents/{agent_id}/runs/{run_id}/)' }) id: number;
@@ -15,10 +20,10 @@ export class ScriptRunResultDto {
   @ApiProperty({ description: 'true when the agent killed the script at its time-out' }) timed_out: boolean;
 }
 
-/** The answer of runscript with output forget: accepted, running. */
+/** The answer of runscript with output forget (accepted, running), or with queue: true for an agent not connected (queued). */
 export class ScriptRunAcceptedDto {
   @ApiProperty({ example: 17 }) id: number;
-  @ApiProperty({ enum: SCRIPT_RUN_STATUSES, example: 'running' }) status: ScriptRunStatus;
+  @ApiProperty({ enum: ['running', 'queued'], example: 'running', description: 'running: sent to the agent; queued: waits for the agent to connect' }) status: 'running' | 'queued';
 }
 
 export class ScriptRunDto {
@@ -31,7 +36,12 @@ export class ScriptRunDto {
   @ApiProperty({ enum: SCRIPT_OUTPUT_MODES }) output: ScriptOutputMode;
   @ApiProperty({ example: 90 }) timeout: number;
   @ApiProperty({ nullable: true, type: Number, description: 'id of the API key that asked' }) requested_by_key: number | null;
-  @ApiProperty({ enum: SCRIPT_RUN_STATUSES }) status: ScriptRunStatus;
+  @ApiProperty({
+    enum: SCRIPT_RUN_STATUSES,
+    description:
+      'queued (waits for its agent: runscript with queue: true, or a task with queue_if_offline), running, finished, failed, timed_out, interrupted; cancelled (a queued run cancelled by DELETE) and expired (a queued run whose expires_at passed first) were never sent',
+  })
+  status: ScriptRunStatus;
   @ApiProperty({ nullable: true, type: Number }) retcode: number | null;
   @ApiProperty({ description: 'at most 64 KiB; stdout_truncated says when it was cut' }) stdout: string;
   @ApiProperty() stderr: string;
@@ -40,7 +50,7 @@ export class ScriptRunDto {
   @ApiProperty() timed_out: boolean;
   @ApiProperty({ nullable: true, type: String, example: '1.532' }) execution_time: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) started_at: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'when it was sent to the agent; null while queued, and for a run never sent' }) started_at: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) finished_at: string | null;
   @ApiProperty({
     nullable: true,
@@ -49,6 +59,8 @@ export class ScriptRunDto {
     description: 'why the run did not finish as the script ended it (agent refused, invalid answer, agent disconnected, no answer); null once finished or while running',
   })
   error: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'a queued run: when it stops waiting for its agent (then expired); null for a run sent at once' })
+  expires_at: string | null;
 }
 
 export class ScriptRunFilterDto extends PageQueryDto {
@@ -64,6 +76,11 @@ export class ScriptRunFilterDto extends PageQueryDto {
   @Min(1)
   @Max(PG_INT_MAX)
   script?: number;
+
+  @ApiPropertyOptional({ enum: SCRIPT_RUN_STATUSES, description: 'e.g. queued: the runs waiting for the agent to connect' })
+  @IsOptional()
+  @IsIn(SCRIPT_RUN_STATUSES)
+  status?: ScriptRunStatus;
 }
 
 export const toScriptRunDto = (r: ScriptRunEntity): ScriptRunDto => ({
@@ -88,4 +105,5 @@ export const toScriptRunDto = (r: ScriptRunEntity): ScriptRunDto => ({
   started_at: iso(r.startedAt),
   finished_at: iso(r.finishedAt),
   error: r.error,
+  expires_at: iso(r.expiresAt),
 });

@@ -8,7 +8,8 @@ import { AgentChannel, AgentCommands } from '../agent-channel/agent-channel';
 import { AgentsErrorCode } from '../agents/agents.errors';
 import { RmmEvents } from '../events/rmm-events';
 import { Page } from '../common/pagination.dto';
-import { ScriptRunAcceptedDto, ScriptRunResultDto } from './script-runs.dto';
+import { QUEUE_EXPIRES_IN_DEFAULT, ScriptRunAcceptedDto, ScriptRunResultDto } from './script-runs.dto';
+import { ScriptRunsErrorCode } from './script-runs.errors';
 import { RunFilter, RunOutcome, ScriptRunsRepository } from './script-runs.repository';
 
 /** stdout and stderr are kept up to this many characters each (the rest is cut, and the run says so). */
@@ -31,6 +32,8 @@ export type ServerRunResult =
  * 502 and the run `interrupted`; no answer by time-out + 5 s is 504 and the run `timed_out`; a refusal by the
  * agent (`ok: false`: an interpreter it lacks) is 422 "agent refused: <reason>" and an answer the protocol does
  * not allow 502 "agent sent an invalid answer", both with the run `failed` and its `error` saying why.
+ * With `queue`, an agent that is not connected is no 409: the run is stored `queued` (with the script's body as it
+ * is now, and an expiry) and RunQueue sends it when the agent connects (run-queue.ts).
  */
 @Injectable()
 export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -59,12 +62,16 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
   async run(
     agentId: number,
     script: ScriptEntity,
-    ask: { output: ScriptOutputMode; args?: string[]; timeout?: number },
+    ask: { output: ScriptOutputMode; args?: string[]; timeout?: number; queue?: boolean; expiresIn?: number },
     key: Principal | undefined,
   ): Promise<{ accepted: true; body: ScriptRunAcceptedDto } | { accepted: false; body: ScriptRunResultDto }> {
-    if (!(await this.channel.isOnline(agentId))) throw new DomainError(AgentsErrorCode.NotConnected, 'agent is not connected');
     const timeoutSeconds = ask.timeout ?? script.defaultTimeout ?? 90;
     const args = ask.args ?? script.defaultArgs;
+    if (!(await this.channel.isOnline(agentId))) {
+      if (!ask.queue) throw new DomainError(AgentsErrorCode.NotConnected, 'agent is not connected');
+      const queued = await this.enqueue(agentId, script, { args, timeoutSeconds, expiresInSeconds: ask.expiresIn, requestedByKeyId: key?.kind === 'api_key' ? key.id : null });
+      return { accepted: true, body: { id: queued.id, status: 'queued' } };
+    }
     const run = await this.repo.insert(
       { agentId, scriptId: script.id, scriptName: script.name, shell: script.shell, args, output: ask.output, timeoutSeconds, requestedByKeyId: key?.kind === 'api_key' ? key.id : null },
       this.clock.now(),
@@ -80,6 +87,60 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
       accepted: false,
       body: { id: run.id, execution_time: answer.executionTime.toFixed(3), retcode: answer.retcode, stdout: answer.stdout, stderr: answer.stderr, timed_out: answer.timedOut },
     };
+  }
+
+  /**
+   * Stores a run that waits for its agent (queued; the script's body as it is now; expiring `expiresInSeconds`
+   * from now) and announces it (script.queued). Every instance hears the event, and the one holding the agent's
+   * connection, if one does by now, sends it (RunQueue); otherwise the agent's next connect does.
+   */
+  async enqueue(
+    agentId: number,
+    script: ScriptEntity,
+    ask: { args?: string[]; timeoutSeconds?: number; expiresInSeconds?: number; requestedByKeyId: number | null },
+  ): Promise<ScriptRunEntity> {
+    const expiresAt = new Date(this.clock.now().getTime() + (ask.expiresInSeconds ?? QUEUE_EXPIRES_IN_DEFAULT) * 1000);
+    const run = await this.repo.insertQueued({
+      agentId,
+      scriptId: script.id,
+      scriptName: script.name,
+      shell: script.shell,
+      args: ask.args ?? script.defaultArgs,
+      output: 'forget',
+      timeoutSeconds: ask.timeoutSeconds ?? script.defaultTimeout ?? 90,
+      requestedByKeyId: ask.requestedByKeyId,
+      body: script.body,
+      expiresAt,
+    });
+    this.events.emit('script.queued', { agentId, runId: run.id, script: script.id, expiresAt: expiresAt.toISOString() });
+    return run;
+  }
+
+  /**
+   * Sends a queued run just claimed (RunQueue; status running) with the body stored when it was queued, and
+   * records its outcome, whatever it is (never throws for the agent's failures).
+   */
+  async carry(run: ScriptRunEntity): Promise<RunOutcome> {
+    const pending = this.channel.request(
+      run.agentId,
+      'script.run',
+      { runId: run.id, shell: run.shell, body: run.body ?? '', args: run.args, timeoutSeconds: run.timeoutSeconds },
+      (run.timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000,
+    );
+    this.events.emit('script.started', { agentId: run.agentId, runId: run.id, script: run.scriptId ?? 0 });
+    return (await this.record(run, pending)).outcome;
+  }
+
+  /**
+   * Cancels a queued run: the run, cancelled. 404 for a run the agent does not have; 409 for one that is not
+   * queued any more (it has started, or ended).
+   */
+  async cancel(agentId: number, runId: number): Promise<ScriptRunEntity> {
+    const cancelled = await this.repo.cancel(agentId, runId, this.clock.now());
+    if (cancelled) return cancelled;
+    const run = await this.repo.findById(agentId, runId);
+    if (!run) throw notFound();
+    throw new DomainError(ScriptRunsErrorCode.NotQueued, `run ${runId} is ${run.status}: only a queued run can be cancelled`);
   }
 
   list(agentId: number, filter: RunFilter, page: Page): Promise<[ScriptRunEntity[], number]> {

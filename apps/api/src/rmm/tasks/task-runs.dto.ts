@@ -13,7 +13,7 @@ export class TaskRunDto {
   @ApiProperty({
     enum: TASK_RUN_STATUSES,
     description:
-      'running; succeeded (return code 0); failed (non-zero return code); timed_out (killed at the script\'s time-out, or no answer by then); agent_offline (the agent was not connected to the server that fired it: no script was sent); interrupted (the agent or the server went mid-run)',
+      'running; succeeded (return code 0); failed (non-zero return code); timed_out (killed at the script\'s time-out, or no answer by then); agent_offline (the agent was not connected to the server that fired it: no script was sent; with queue_if_offline: its queued run expired); interrupted (the agent or the server went mid-run); queued (queue_if_offline: the agent was not connected at the due time, its script run waits for it; the run ends with that script run\'s outcome, failed when it is cancelled)',
   })
   status: TaskRunStatus;
   @ApiProperty({ nullable: true, type: Number, description: 'the script\'s return code; null when it has none (running, timed out, agent offline, interrupted)' }) retcode: number | null;

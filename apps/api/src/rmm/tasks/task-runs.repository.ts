@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Repository } from 'typeorm';
-import { ScriptEntity, TaskRunEntity, TaskRunStatus } from '@app/entities';
+import { ScriptEntity, ScriptRunStatus, TaskRunEntity, TaskRunStatus } from '@app/entities';
 import { TransactionHost } from '../../database/transaction-host';
 import { Page } from '../common/pagination.dto';
 
@@ -12,6 +12,7 @@ export interface DueTask {
   scriptId: number;
   schedule: string;
   dueAt: Date;
+  queueIfOffline: boolean;
 }
 
 /** A run just claimed: its row exists (status running), the task has moved on to its next due time. */
@@ -23,10 +24,28 @@ export interface ClaimedRun {
   scriptId: number;
   dueAt: Date;
   startedAt: Date;
+  queueIfOffline: boolean;
+}
+
+/** A queued task run whose script run has ended (queue_if_offline): what the task run's outcome follows. */
+export interface EndedQueuedRun {
+  runId: number;
+  taskId: number;
+  taskName: string;
+  agentId: number;
+  scriptRunId: number;
+  status: ScriptRunStatus;
+  retcode: number | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  timeoutSeconds: number;
+  error: string | null;
 }
 
 export interface TaskRunOutcome {
-  status: Exclude<TaskRunStatus, 'running'>;
+  status: Exclude<TaskRunStatus, 'running' | 'queued'>;
   retcode: number | null;
   stdout: string;
   stderr: string;
@@ -59,13 +78,14 @@ export class TaskRunsRepository {
   /**
    * Inside the claiming transaction: the enabled tasks due at `now`, oldest due first, locked (FOR UPDATE
    * SKIP LOCKED: another instance claiming at the same moment takes other tasks, or none). A task whose
-   * previous run is still running is not due yet: it waits for that run to end (one run of a task at a time).
+   * previous run is still running (or queued for its agent) is not due yet: it waits for that run to end (one
+   * run of a task at a time; an offline agent's queue holds at most one run of each task).
    */
   lockDue(now: Date, limit: number): Promise<DueTask[]> {
     return this.tx.rows<DueTask>(
-      `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt"
+      `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt", t.queue_if_offline AS "queueIfOffline"
          FROM tasks t WHERE t.enabled AND t.next_run_at <= $1
-          AND NOT EXISTS (SELECT 1 FROM task_runs r WHERE r.task_id = t.id AND r.status = 'running')
+          AND NOT EXISTS (SELECT 1 FROM task_runs r WHERE r.task_id = t.id AND r.status IN ('running', 'queued'))
         ORDER BY t.next_run_at, t.id LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
       [now, limit],
     );
@@ -96,15 +116,32 @@ export class TaskRunsRepository {
     await this.runs.update({ id: runId }, { scriptRunId });
   }
 
+  /** The run waits for its agent: its script run is queued (queue_if_offline). */
+  async markQueued(runId: number, scriptRunId: number): Promise<void> {
+    await this.tx.exec(`UPDATE task_runs SET status = 'queued', script_run_id = $2 WHERE id = $1 AND status = 'running'`, [runId, scriptRunId]);
+  }
+
+  /** Queued task runs whose script run has ended (IDX_task_runs_queued), oldest first. */
+  endedQueued(limit: number): Promise<EndedQueuedRun[]> {
+    return this.tx.rows<EndedQueuedRun>(
+      `SELECT r.id AS "runId", r.task_id AS "taskId", t.name AS "taskName", r.agent_id AS "agentId", s.id AS "scriptRunId", s.status, s.retcode,
+              s.stdout, s.stderr, s.stdout_truncated AS "stdoutTruncated", s.stderr_truncated AS "stderrTruncated", s.timeout_seconds AS "timeoutSeconds", s.error
+         FROM task_runs r JOIN script_runs s ON s.id = r.script_run_id JOIN tasks t ON t.id = r.task_id
+        WHERE r.status = 'queued' AND s.status NOT IN ('queued', 'running')
+        ORDER BY r.id LIMIT $1`,
+      [limit],
+    );
+  }
+
   /**
-   * Records the end of a run still `running` (an outcome never overwrites another); false when it had one
+   * Records the end of a run still `running` or `queued` (an outcome never overwrites another); false when it had one
    * already. The task's last_retcode follows, unless a later run of it has started since.
    */
   async finish(runId: number, outcome: TaskRunOutcome, error: string | null = null): Promise<boolean> {
     const rows = await this.tx.rows<{ taskId: number }>(
       `WITH changed AS (
          UPDATE task_runs SET status = $2, retcode = $3, stdout = $4, stderr = $5, stdout_truncated = $6, stderr_truncated = $7, finished_at = $8, error = $9
-          WHERE id = $1 AND status = 'running' RETURNING task_id, started_at)
+          WHERE id = $1 AND status IN ('running', 'queued') RETURNING task_id, started_at)
        , task AS (
          UPDATE tasks t SET last_retcode = $3 FROM changed c
           WHERE t.id = c.task_id AND (t.last_run_at IS NULL OR t.last_run_at <= c.started_at) RETURNING t.id)
@@ -114,10 +151,10 @@ export class TaskRunsRepository {
     return rows.length > 0;
   }
 
-  /** Keeps the newest TASK_RUNS_KEPT runs of a task (never one still running). */
+  /** Keeps the newest TASK_RUNS_KEPT runs of a task (never one still running or queued). */
   async prune(taskId: number): Promise<void> {
     await this.tx.exec(
-      `DELETE FROM task_runs WHERE task_id = $1 AND status <> 'running'
+      `DELETE FROM task_runs WHERE task_id = $1 AND status NOT IN ('running', 'queued')
           AND id <= (SELECT id FROM task_runs WHERE task_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
       [taskId, TASK_RUNS_KEPT],
     );

@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ScriptRunStatus } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { TransactionHost } from '../../database/transaction-host';
@@ -10,6 +11,8 @@ import { nextAfterClaim } from './schedule';
 import { ClaimedRun, TaskRunOutcome, TaskRunsRepository } from './task-runs.repository';
 
 const STALE_SWEEP_MS = 60_000;
+/** Queued task runs followed per tick (the rest on the next). */
+const FOLLOW_BATCH = 100;
 /** The severity of a task_failure alert (tasks have no severity of their own). */
 export const TASK_FAILURE_SEVERITY = 'warning';
 
@@ -100,6 +103,7 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async claimAndStart(): Promise<void> {
+    await this.followQueued().catch((err: Error) => this.logger.warn(`queued task runs not followed: ${err.message}`));
     const free = this.config.taskMaxConcurrentRuns - this.inFlight.size;
     if (free <= 0) return;
     const claimed = await this.claim(free);
@@ -131,7 +135,9 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
         }
         const runId = await this.repo.insertRun(task, now);
         await this.repo.advance(task.id, next, runId === null ? null : now);
-        if (runId !== null) claimed.push({ runId, taskId: task.id, taskName: task.name, agentId: task.agentId, scriptId: task.scriptId, dueAt: task.dueAt, startedAt: now });
+        if (runId !== null) {
+          claimed.push({ runId, taskId: task.id, taskName: task.name, agentId: task.agentId, scriptId: task.scriptId, dueAt: task.dueAt, startedAt: now, queueIfOffline: task.queueIfOffline });
+        }
       }
       return claimed;
     });
@@ -147,28 +153,67 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
       return;
     }
     const result = await this.scriptRuns.runForServer(run.agentId, script, (scriptRunId) => this.repo.setScriptRun(run.runId, scriptRunId));
+    if (!result.sent && run.queueIfOffline) {
+      // queue_if_offline: the run waits in the agent's queue; followQueued ends it with that run's outcome.
+      const queued = await this.scriptRuns.enqueue(run.agentId, script, { requestedByKeyId: null });
+      await this.repo.markQueued(run.runId, queued.id);
+      this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'queued', retcode: null });
+      return;
+    }
     if (!result.sent) {
       await this.finish(run, this.outcome('agent_offline'), `the agent was not connected at ${run.dueAt.toISOString()}`);
       return;
     }
-    const o = result.outcome;
+    const ended = this.fromScriptRun({ ...result.outcome, timeoutSeconds: result.timeoutSeconds });
+    await this.finish(run, ended.outcome, ended.reason);
+  }
+
+  /**
+   * The task run's outcome from its script run's: succeeded for return code 0, else failed, timed_out,
+   * interrupted; a queued script run that expired: agent_offline; one cancelled: failed (no alert: an operator
+   * decided it). `reason` (a failure's, for its alert and `error`) is undefined for a success.
+   */
+  private fromScriptRun(o: {
+    status: ScriptRunStatus;
+    retcode: number | null;
+    stdout: string;
+    stderr: string;
+    stdoutTruncated: boolean;
+    stderrTruncated: boolean;
+    error: string | null;
+    timeoutSeconds: number;
+  }): { outcome: TaskRunOutcome; reason?: string; alert: boolean } {
     const stdout = cap(o.stdout);
     const stderr = cap(o.stderr);
     const base = { stdout: stdout.text, stderr: stderr.text, stdoutTruncated: o.stdoutTruncated || stdout.truncated, stderrTruncated: o.stderrTruncated || stderr.truncated, finishedAt: this.clock.now() };
     switch (o.status) {
       case 'finished':
-        if (o.retcode === 0) await this.finish(run, { ...base, status: 'succeeded', retcode: 0 });
-        else await this.finish(run, { ...base, status: 'failed', retcode: o.retcode }, o.retcode === null ? 'it ended without a return code' : `it exited with ${o.retcode}`);
-        return;
+        if (o.retcode === 0) return { outcome: { ...base, status: 'succeeded', retcode: 0 }, alert: true };
+        return { outcome: { ...base, status: 'failed', retcode: o.retcode }, reason: o.retcode === null ? 'it ended without a return code' : `it exited with ${o.retcode}`, alert: true };
       case 'timed_out':
-        await this.finish(run, { ...base, status: 'timed_out', retcode: null }, `it timed out after ${result.timeoutSeconds} s`);
-        return;
-      case 'interrupted':
-        await this.finish(run, { ...base, status: 'interrupted', retcode: null }, 'the agent went away mid-run');
-        return;
+        return { outcome: { ...base, status: 'timed_out', retcode: null }, reason: `it timed out after ${o.timeoutSeconds} s`, alert: true };
       case 'failed':
-        await this.finish(run, { ...base, status: 'failed', retcode: null }, o.error ?? 'the agent could not run it');
-        return;
+        return { outcome: { ...base, status: 'failed', retcode: null }, reason: o.error ?? 'the agent could not run it', alert: true };
+      case 'expired':
+        return { outcome: this.outcome('agent_offline'), reason: 'the agent did not connect before its queued run expired', alert: true };
+      case 'cancelled':
+        return { outcome: this.outcome('failed'), reason: 'its queued run was cancelled', alert: false };
+      case 'interrupted':
+      case 'queued':
+      case 'running':
+        return { outcome: { ...base, status: 'interrupted', retcode: null }, reason: 'the agent went away mid-run', alert: true };
+    }
+  }
+
+  /**
+   * Queued task runs (queue_if_offline) whose script run has ended, on whichever instance: each ends with that
+   * run's outcome, once (TaskRunsRepository.finish changes a queued run once). Derived from the database on
+   * every tick, so a restart or another instance sending the run changes nothing.
+   */
+  private async followQueued(): Promise<void> {
+    for (const q of await this.repo.endedQueued(FOLLOW_BATCH)) {
+      const ended = this.fromScriptRun(q);
+      await this.finish(q, ended.outcome, ended.reason, ended.alert);
     }
   }
 
@@ -189,10 +234,10 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
    * Records the end of a run (once: a run already closed, e.g. at shutdown, is left alone), announces task.run,
    * and opens the task's task_failure alert (`reason` given: the run failed) or resolves it (succeeded).
    */
-  private async finish(run: Pick<ClaimedRun, 'runId' | 'taskId' | 'taskName' | 'agentId'>, outcome: TaskRunOutcome, reason?: string): Promise<void> {
+  private async finish(run: Pick<ClaimedRun, 'runId' | 'taskId' | 'taskName' | 'agentId'>, outcome: TaskRunOutcome, reason?: string, alert = true): Promise<void> {
     if (!(await this.repo.finish(run.runId, outcome, reason ?? null))) return;
     this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: outcome.status, retcode: outcome.retcode });
-    await this.alertOn(run, outcome.status, reason);
+    if (alert) await this.alertOn(run, outcome.status, reason);
     await this.repo.prune(run.taskId).catch((err: Error) => this.logger.warn(`task ${run.taskId} runs not pruned: ${err.message}`));
   }
 

@@ -6,6 +6,9 @@ import { PG_INT_MAX, iso } from '../../common/values';
 import { AGENT_ID_SCHEMA, IsAgentId } from '../common/agent-id';
 import { IsOptionalNotNull } from '../common/optional-not-null';
 
+const QUEUE_IF_OFFLINE =
+  'true: a run whose agent is not connected at its due time is queued for the agent (a queued script run, sent when it next connects, expiring after a day) and the task run, status queued, ends with that run\'s outcome; false: it ends agent_offline at once';
+
 export class TaskFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ ...AGENT_ID_SCHEMA, description: 'agent id' })
   @IsOptional()
@@ -43,6 +46,11 @@ export class CreateTaskDto {
   @IsOptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
+
+  @ApiPropertyOptional({ default: false, description: QUEUE_IF_OFFLINE })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  queue_if_offline?: boolean;
 }
 
 export class UpdateTaskDto {
@@ -70,6 +78,11 @@ export class UpdateTaskDto {
   @IsOptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
+
+  @ApiPropertyOptional({ description: QUEUE_IF_OFFLINE })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  queue_if_offline?: boolean;
 }
 
 export class TaskDto {
@@ -79,6 +92,7 @@ export class TaskDto {
   @ApiProperty({ description: 'script id' }) script: number;
   @ApiProperty({ example: '0 3 * * *' }) schedule: string;
   @ApiProperty() enabled: boolean;
+  @ApiProperty({ description: QUEUE_IF_OFFLINE }) queue_if_offline: boolean;
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'Next run (UTC); null while disabled' }) next_run_at: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'When the newest run started' }) last_run_at: string | null;
   @ApiProperty({ nullable: true, type: Number, description: 'Return code of the newest finished run (null when it had none: timed out, agent offline, interrupted)' }) last_retcode: number | null;
@@ -92,6 +106,7 @@ export const toTaskDto = (t: TaskEntity): TaskDto => ({
   script: t.scriptId,
   schedule: t.schedule,
   enabled: t.enabled,
+  queue_if_offline: t.queueIfOffline,
   next_run_at: iso(t.nextRunAt),
   last_run_at: iso(t.lastRunAt),
   last_retcode: t.lastRetcode,

@@ -1,0 +1,5 @@
+/** What a script run can be refused with (rmm-error.surface.ts gives each its status). */
+export enum ScriptRunsErrorCode {
+  /** Only a queued run can be cancelled: this one has started, or ended. */
+  NotQueued = 'run_not_queued',
+}
