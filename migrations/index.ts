@@ -11,6 +11,7 @@ import { ConnectionEpoch1764100000000 } from './1764100000000-connection-epoch';
 import { AgentOsHostname1764200000000 } from './1764200000000-agent-os-hostname';
 import { Operators1764300000000 } from './1764300000000-operators';
 import { AgentUpdates1764400000000 } from './1764400000000-agent-updates';
+import { Notifications1764600000000 } from './1764600000000-notifications';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -26,4 +27,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AgentOsHostname1764200000000,
   Operators1764300000000,
   AgentUpdates1764400000000,
+  Notifications1764600000000,
 ];
