@@ -15,6 +15,9 @@ export const POLL_MS = 1_000;
  */
 export const LEASE_SECONDS = Math.ceil((3 * WEBHOOK_TIMEOUT_MS) / 1000);
 
+/** How long freed slots wait for company before they are claimed (while more than half are busy). */
+const CLAIM_GATHER_MS = 20;
+
 /** This server's version (package.json), in User-Agent. */
 const SERVER_VERSION = packageVersion();
 
@@ -37,6 +40,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private running = false;
   private again = false;
   private stopped = false;
+  /** Delivered attempts waiting to be recorded (recordDelivered). */
+  private readonly delivered: Array<{ row: { id: string; attempts: number; statusCode: number | null }; resolve: () => void; reject: (err: Error) => void }> = [];
+  private recording = false;
+  private gather?: NodeJS.Timeout;
 
   constructor(
     private readonly repo: NotificationsRepository,
@@ -55,6 +62,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.stopped = true;
     for (const off of this.offs) off();
     clearInterval(this.timer);
+    clearTimeout(this.gather);
     // Attempts under way end (each within its timeout); what they do not record, their lease gives back.
     await Promise.allSettled([...this.inFlight]);
   }
@@ -94,7 +102,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       .catch((err: Error) => this.logger.warn(`notification ${d.id} not recorded: ${err.message}`))
       .finally(() => {
         this.inFlight.delete(run);
-        this.wake(); // a slot is free
+        // Slots freed one by one are claimed together: at once when half are free, else after CLAIM_GATHER_MS (a
+        // claim per notification would be most of a burst's database work).
+        if (this.inFlight.size <= this.config.notifyConcurrency / 2) this.wake();
+        else this.gather ??= setTimeout(() => ((this.gather = undefined), this.wake()), CLAIM_GATHER_MS);
       });
     this.inFlight.add(run);
   }
@@ -111,7 +122,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     );
     switch (v.kind) {
       case 'delivered':
-        await this.repo.finishAttempt(d.id, d.attempts, { kind: 'delivered', statusCode: outcome.status });
+        await this.recordDelivered(d, outcome.status);
         break;
       case 'retry':
         await this.repo.finishAttempt(d.id, d.attempts, { kind: 'retry', statusCode: outcome.status, error: outcome.error, delaySeconds: v.delaySeconds });
@@ -128,6 +139,33 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       }
     }
     return outcome;
+  }
+
+  /**
+   * Records a delivered attempt with the others that end meanwhile: one statement per batch (one batch at a time;
+   * those ending while it runs go in the next). Resolves once this one is written.
+   */
+  private recordDelivered(d: ClaimedDelivery, statusCode: number | null): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.delivered.push({ row: { id: d.id, attempts: d.attempts, statusCode }, resolve, reject });
+      if (!this.recording) {
+        this.recording = true;
+        setImmediate(() => void this.flushDelivered());
+      }
+    });
+  }
+
+  private async flushDelivered(): Promise<void> {
+    while (this.delivered.length > 0) {
+      const batch = this.delivered.splice(0, 1_000);
+      try {
+        await this.repo.finishDelivered(batch.map((b) => b.row));
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        for (const b of batch) b.reject(err as Error);
+      }
+    }
+    this.recording = false;
   }
 
   /** Sends it by its channel's type. */

@@ -24,6 +24,36 @@ export type DeliveryUpdate =
   | { kind: 'retry'; statusCode: number | null; error: string | null; delaySeconds: number }
   | { kind: 'failed'; statusCode: number | null; error: string | null };
 
+/** A claimed row as the database gives it. */
+interface ClaimedRow {
+  id: string;
+  event: string;
+  severity: AlertSeverity;
+  payload: Record<string, unknown>;
+  attempts: number;
+  created_at: Date;
+  first_attempt_at: Date;
+  channel_id: number;
+  type: NotificationChannelEntity['type'];
+  url: string | null;
+  recipients: string[];
+  secret: string | null;
+  headers: Record<string, string>;
+  enabled: boolean;
+}
+
+const toClaimed = (r: ClaimedRow): ClaimedDelivery => ({
+  id: r.id,
+  event: r.event,
+  severity: r.severity,
+  payload: r.payload,
+  attempts: r.attempts,
+  createdAt: new Date(r.created_at),
+  firstAttemptAt: new Date(r.first_attempt_at),
+  channelId: r.channel_id,
+  channel: { type: r.type, url: r.url, recipients: r.recipients, secret: r.secret, headers: r.headers, enabled: r.enabled },
+});
+
 /**
  * A channel is visible to a client-limited caller only when it names clients, all of them the caller's (a
  * channel of every client, or of another client too, tells of agents the caller may not see).
@@ -105,7 +135,7 @@ export class NotificationsRepository {
    * died. The attempt is counted here (an attempt cut short by a crash counts). Oldest due first.
    */
   async claim(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    const rows = await this.tx.rows<{ id: string }>(
+    const rows = await this.tx.rows<ClaimedRow>(
       `WITH due AS (
          SELECT id FROM notification_deliveries
           WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
@@ -113,47 +143,24 @@ export class NotificationsRepository {
        claimed AS (
          UPDATE notification_deliveries d SET locked_until = now() + $2 * interval '1 second', attempts = d.attempts + 1,
                 first_attempt_at = COALESCE(d.first_attempt_at, now())
-           FROM due WHERE d.id = due.id RETURNING d.id)
-       SELECT id FROM claimed`,
+           FROM due WHERE d.id = due.id
+         RETURNING d.id, d.event, d.severity, d.payload, d.attempts, d.created_at, d.first_attempt_at, d.channel_id, d.next_attempt_at)
+       SELECT x.*, c.type, c.url, c.recipients, c.secret, c.headers, c.enabled
+         FROM claimed x JOIN notification_channels c ON c.id = x.channel_id ORDER BY x.next_attempt_at, x.created_at`,
       [limit, leaseSeconds],
     );
-    return rows.length === 0 ? [] : this.claimedById(rows.map((r) => r.id));
+    return rows.map(toClaimed);
   }
 
   private async claimedById(ids: string[]): Promise<ClaimedDelivery[]> {
-    const rows = await this.tx.rows<{
-      id: string;
-      event: string;
-      severity: AlertSeverity;
-      payload: Record<string, unknown>;
-      attempts: number;
-      created_at: Date;
-      first_attempt_at: Date;
-      channel_id: number;
-      type: NotificationChannelEntity['type'];
-      url: string | null;
-      recipients: string[];
-      secret: string | null;
-      headers: Record<string, string>;
-      enabled: boolean;
-    }>(
+    const rows = await this.tx.rows<ClaimedRow>(
       `SELECT d.id, d.event, d.severity, d.payload, d.attempts, d.created_at, d.first_attempt_at, d.channel_id,
               c.type, c.url, c.recipients, c.secret, c.headers, c.enabled
          FROM notification_deliveries d JOIN notification_channels c ON c.id = d.channel_id
         WHERE d.id = ANY($1::uuid[]) ORDER BY d.next_attempt_at, d.created_at`,
       [ids],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      event: r.event,
-      severity: r.severity,
-      payload: r.payload,
-      attempts: r.attempts,
-      createdAt: new Date(r.created_at),
-      firstAttemptAt: new Date(r.first_attempt_at),
-      channelId: r.channel_id,
-      channel: { type: r.type, url: r.url, recipients: r.recipients, secret: r.secret, headers: r.headers, enabled: r.enabled },
-    }));
+    return rows.map(toClaimed);
   }
 
   /**
@@ -175,6 +182,23 @@ export class NotificationsRepository {
       params,
     );
     return rowCount > 0;
+  }
+
+  /**
+   * finishAttempt's `delivered` for many deliveries in one statement (the common outcome, batched by the worker:
+   * a burst of notifications costs a statement per batch, not one per notification). The ids it recorded.
+   */
+  async finishDelivered(rows: ReadonlyArray<{ id: string; attempts: number; statusCode: number | null }>): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const done = await this.tx.rows<{ id: string }>(
+      `WITH u AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[]) AS x(id, attempts, code)),
+       changed AS (
+         UPDATE notification_deliveries d SET status = 'delivered', delivered_at = now(), last_error = NULL, last_status_code = u.code, locked_until = NULL
+           FROM u WHERE d.id = u.id AND d.attempts = u.attempts AND d.status = 'pending' RETURNING d.id)
+       SELECT id FROM changed`,
+      [rows.map((r) => r.id), rows.map((r) => r.attempts), rows.map((r) => r.statusCode)],
+    );
+    return new Set(done.map((r) => r.id));
   }
 
   /** A receiver answered 410: the channel stops (enabled false), with the reason; PATCH enabled: true turns it on again. */
