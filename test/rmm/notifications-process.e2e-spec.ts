@@ -63,7 +63,8 @@ describe('notification delivery across processes', () => {
     await overdueAgents(db, 'killed-', 1);
     const [pending] = await until('the alert and its undelivered notification', async () => {
       const rows = (await api('GET', `/api/v3/notifications/${channel.body.id}/deliveries/`)).body as Array<{ id: string; status: string; attempts: number; last_error: string | null }>;
-      return rows.length === 1 && rows[0].attempts >= 1 ? rows : undefined;
+      // (an attempt made and recorded: the claim counts it before the request goes out)
+      return rows.length === 1 && rows[0].attempts >= 1 && rows[0].last_error !== null ? rows : undefined;
     });
     expect(pending.status).toBe('pending');
     expect(pending.last_error).toMatch(/ECONNREFUSED/);
