@@ -14,14 +14,10 @@
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
-const { readFileSync, writeFileSync, existsSync } = require('node:fs');
 const { Client } = require('pg');
+const { replaceDocSection } = require('./doc-section');
 const { ServerProcess, benchEnv, createDatabase, dropDatabase, freePort, percentile, request, round, sleep } = require('./agents');
 
-const ROOT = path.resolve(__dirname, '..');
-const DOC = path.join(ROOT, 'docs', 'performance.md');
-const START = '<!-- notifications-bench:start -->';
-const END = '<!-- notifications-bench:end -->';
 const DB_NAME = 'rmm_bench_notifications';
 const CONCURRENCY = 32; // RMM_NOTIFY_CONCURRENCY's default
 
@@ -167,12 +163,7 @@ function markdown(r) {
 }
 
 function updateDoc(table) {
-  if (!existsSync(DOC)) return;
-  const text = readFileSync(DOC, 'utf8');
-  const i = text.indexOf(START);
-  const j = text.indexOf(END);
-  if (i < 0 || j < i) return;
-  writeFileSync(DOC, `${text.slice(0, i + START.length)}\n${table}${text.slice(j)}`);
+  replaceDocSection('notifications-bench', table);
 }
 
 if (require.main === module) {

@@ -58,7 +58,7 @@ describe('events wire mapper (bus camelCase → wire snake_case)', () => {
   it('knows hello and every relayed event, each once', () => {
     expect(WIRE_EVENTS).toEqual(['hello', ...RELAYED_EVENTS]);
     expect(new Set(WIRE_EVENTS).size).toBe(WIRE_EVENTS.length);
-    expect(RELAYED_EVENTS).toHaveLength(12);
+    expect(RELAYED_EVENTS).toHaveLength(14);
   });
 
   it("relays to the fleet presence, the agent's record and alerts, not the per-run traffic", () => {
