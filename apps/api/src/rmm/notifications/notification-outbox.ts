@@ -44,7 +44,9 @@ const rank = (severity: string): string => `array_position(ARRAY[${ALERT_SEVERIT
  * The one INSERT of the outbox: a delivery for every (enabled channel subscribed to the event, whose
  * min_severity the event reaches and whose clients include the agent's, row of `source`), with the event's
  * payload as it is now. `source` yields `agent_id` (and `alert_id` for alert.*, `run_id` for task.run). Set-based:
- * one statement for any number of agents, and with no channel it joins nothing. `event` is one of our constants
+ * one statement for any number of agents. With no channel subscribed to the event, the uncorrelated EXISTS is a
+ * one-time filter: PostgreSQL checks it once and reads nothing else (a presence batch of thousands of agents pays
+ * one index-less look at a table of a few rows). `event` is one of our constants
  * (NOTIFICATION_EVENTS), never input: it is written into the statement so that the statement can be a CTE of a
  * caller's own (AgentPresenceRepository's, whose parameters are its own).
  */
@@ -63,7 +65,8 @@ export function outboxInsertSql(event: NotificationEvent, source: string): strin
       LEFT JOIN sites si ON si.id = a.site_id
       JOIN notification_channels c ON c.enabled AND '${event}' = ANY(c.events)
        AND ${rank(severity)} >= ${rank('c.min_severity')}
-       AND (cardinality(c.clients) = 0 OR a.client_id = ANY(c.clients))`;
+       AND (cardinality(c.clients) = 0 OR a.client_id = ANY(c.clients))
+     WHERE EXISTS (SELECT 1 FROM notification_channels c0 WHERE c0.enabled AND '${event}' = ANY(c0.events))`;
 }
 
 /**
