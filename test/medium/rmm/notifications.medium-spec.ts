@@ -25,7 +25,7 @@ describe('notification outbox on PostgreSQL', () => {
     alerts = ctx.get(AlertsService);
     tx = ctx.get(TransactionHost);
     // Only the outbox here: the worker would claim (and count attempts of) the rows under test.
-    await ctx.get(DeliveryWorker).onApplicationShutdown();
+    await ctx.get(DeliveryWorker).beforeApplicationShutdown();
   });
   afterAll(async () => {
     await ctx?.close();

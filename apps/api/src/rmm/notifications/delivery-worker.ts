@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { packageVersion } from '../../config/app-config';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { RmmEventName, RmmEvents } from '../events/rmm-events';
@@ -32,7 +32,7 @@ const WAKE_ON: RmmEventName[] = ['alert.created', 'alert.resolved', 'alert.ackno
  * (other instances' rows, retries coming due, leases of dead instances running out).
  */
 @Injectable()
-export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('notifications');
   private readonly inFlight = new Set<Promise<void>>();
   private timer?: NodeJS.Timeout;
@@ -58,7 +58,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.wake();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes: attempts under way end and are recorded. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     for (const off of this.offs) off();
     clearInterval(this.timer);
