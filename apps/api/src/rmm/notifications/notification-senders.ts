@@ -119,7 +119,9 @@ export class NotificationSenders implements OnApplicationShutdown {
   /** Sends an e-mail through SMTP_URL; its SMTP reply code on refusal. Errors never carry SMTP_URL's password. */
   async mail(to: string[], message: EmailMessage): Promise<AttemptOutcome> {
     if (!this.config.smtpUrl) return { status: null, error: 'SMTP_URL is not configured: e-mail cannot be sent', final: true };
-    this.mailer ??= createTransport(this.config.smtpUrl, { from: this.config.smtpFrom });
+    // Bounded like a webhook: an SMTP server that hangs must not hold an attempt past its lease (another instance
+    // would send it again meanwhile).
+    this.mailer ??= createTransport({ url: this.config.smtpUrl, connectionTimeout: WEBHOOK_TIMEOUT_MS, greetingTimeout: WEBHOOK_TIMEOUT_MS, socketTimeout: WEBHOOK_TIMEOUT_MS });
     try {
       await this.mailer.sendMail({ from: this.config.smtpFrom, to, subject: message.subject, text: message.text, html: message.html });
       return { status: 250, error: null };
