@@ -75,7 +75,7 @@ describe('notification delivery across processes', () => {
     receivers.push(r);
     const b = await start();
 
-    await until('the notification delivered by the restarted server', async () => r.received.length >= 1, 60_000);
+    await until('the notification delivered by the restarted server', async () => r.received.length >= 1, 100_000);
     expect(r.received[0].headers['x-rmm-delivery']).toBe(pending.id);
     const body = JSON.parse(r.received[0].body);
     expect(body).toMatchObject({ id: pending.id, event: 'alert.created', agent: { hostname: 'killed-1' }, alert: { alert_type: 'agent_overdue', severity: 'error' } });

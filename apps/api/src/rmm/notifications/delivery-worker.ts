@@ -13,7 +13,7 @@ export const POLL_MS = 1_000;
  * A claimed delivery is this instance's for this long: longer than any attempt (the webhook timeout, an SMTP
  * exchange), so that only an instance that died leaves it to another one.
  */
-export const LEASE_SECONDS = Math.ceil((3 * WEBHOOK_TIMEOUT_MS) / 1000);
+export const LEASE_SECONDS = Math.ceil((6 * WEBHOOK_TIMEOUT_MS) / 1000);
 
 /** How long freed slots wait for company before they are claimed (while more than half are busy). */
 const CLAIM_GATHER_MS = 20;
