@@ -25,6 +25,7 @@ const { runInstancesBench } = require('./instances');
 const { runConsoleBench, consoleMarkdown, updateConsoleDoc } = require('./console');
 const { runAgentBinariesBench, agentBinariesMarkdown, updateAgentBinariesDoc } = require('./agent-binaries');
 const { runAgentUpdatesBench, agentUpdatesMarkdown, updateAgentUpdatesDoc } = require('./agent-updates');
+const { runNotificationsBench, notificationsMarkdown, updateNotificationsDoc } = require('./notifications');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(__dirname, 'results');
@@ -159,6 +160,16 @@ async function main() {
     log(`agent updates bench failed: ${err.message}`);
   }
 
+  // Notifications (issue 23): 10,000 alerts opened in a burst, each a signed webhook to a receiver on 127.0.0.1;
+  // the time until all are delivered and the p99 delay, with the receiver hit directly and 1,000 alerts as baselines.
+  try {
+    log('notifications (bench/notifications.js)…');
+    result.notifications = await runNotificationsBench({ databaseUrl: base, alerts: 10_000, log });
+  } catch (err) {
+    result.notifications = { error: err.message };
+    log(`notifications bench failed: ${err.message}`);
+  }
+
   // Two instances over Redis (when REDIS_URL names one on this machine): the requested count split over two
   // server processes on one database, runscript across them. Not clamped: each process holds half.
   try {
@@ -206,6 +217,11 @@ async function main() {
     const updatesTable = agentUpdatesMarkdown(result.agentUpdates);
     updateAgentUpdatesDoc(updatesTable);
     console.log(`\nThe staged self-update (issue 22):\n\n${updatesTable}`);
+  }
+  if (result.notifications && !result.notifications.error) {
+    const notificationsTable = notificationsMarkdown(result.notifications);
+    updateNotificationsDoc(notificationsTable);
+    console.log(`\nNotifications (issue 23):\n\n${notificationsTable}`);
   }
   if (result.agentBinaries && !result.agentBinaries.error) {
     const binariesTable = agentBinariesMarkdown(result.agentBinaries);

@@ -12,6 +12,7 @@ import { AgentOsHostname1764200000000 } from './1764200000000-agent-os-hostname'
 import { Operators1764300000000 } from './1764300000000-operators';
 import { AgentUpdates1764400000000 } from './1764400000000-agent-updates';
 import { RunQueue1764500000000 } from './1764500000000-run-queue';
+import { Notifications1764600000000 } from './1764600000000-notifications';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -28,4 +29,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   Operators1764300000000,
   AgentUpdates1764400000000,
   RunQueue1764500000000,
+  Notifications1764600000000,
 ];

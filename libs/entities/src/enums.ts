@@ -53,6 +53,8 @@ export const API_KEY_SCOPES = [
   'tasks:write',
   'alerts:read',
   'alerts:write',
+  'notifications:read',
+  'notifications:write',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
@@ -71,3 +73,27 @@ export type AgentUpdateMode = (typeof AGENT_UPDATE_MODES)[number];
 /** One agent's update to the server's version: waiting for a slot, offered and under way, on the new version, or refused/rolled back. */
 export const AGENT_UPDATE_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
 export type AgentUpdateStatus = (typeof AGENT_UPDATE_STATUSES)[number];
+
+/** How a notification channel delivers (docs/notifications.md). */
+export const NOTIFICATION_TYPES = ['webhook', 'email', 'slack', 'teams'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/**
+ * The events a notification channel may subscribe to: those of docs/events.md that concern operators (`task.run`:
+ * only runs that did not succeed).
+ */
+export const NOTIFICATION_EVENTS = [
+  'alert.created',
+  'alert.resolved',
+  'alert.acknowledged',
+  'agent.offline',
+  'agent.overdue',
+  'agent.online',
+  'task.run',
+  'enrollment.completed',
+] as const;
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+
+/** One delivery of one notification to one channel: waiting (or retrying), delivered (2xx, or accepted by SMTP), or given up. */
+export const NOTIFICATION_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type NotificationDeliveryStatus = (typeof NOTIFICATION_DELIVERY_STATUSES)[number];

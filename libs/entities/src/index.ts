@@ -9,6 +9,8 @@ import { ClientEntity } from './client.entity';
 import { DeploymentDownloadEntity } from './deployment-download.entity';
 import { DeploymentEntity } from './deployment.entity';
 import { EnrollmentLogEntity } from './enrollment-log.entity';
+import { NotificationChannelEntity } from './notification-channel.entity';
+import { NotificationDeliveryEntity } from './notification-delivery.entity';
 import { OperatorEntity } from './operator.entity';
 import { OperatorSessionEntity } from './operator-session.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
@@ -36,6 +38,8 @@ export {
   DeploymentDownloadEntity,
   DeploymentEntity,
   EnrollmentLogEntity,
+  NotificationChannelEntity,
+  NotificationDeliveryEntity,
   OperatorEntity,
   OperatorSessionEntity,
   RefreshTokenEntity,
@@ -81,4 +85,6 @@ export const ALL_ENTITIES = [
   OperatorEntity,
   OperatorSessionEntity,
   AgentUpdateEntity,
+  NotificationChannelEntity,
+  NotificationDeliveryEntity,
 ];

@@ -111,6 +111,18 @@ export interface AppConfig {
   agentSigningKey?: string;
   /** At most this many agents updating themselves at once, across instances (docs/agent-binaries.md). */
   agentUpdateConcurrency: number;
+  /** SMTP_URL: the server e-mail notifications are sent through (smtp:// or smtps://, credentials in the URL; a secret). */
+  smtpUrl?: string;
+  /** SMTP_FROM: the From of notification e-mails. Default: rmm@<PUBLIC_URL's host>. */
+  smtpFrom: string;
+  /** RMM_NOTIFY_ALLOW_PRIVATE: deliver to private, loopback and link-local addresses too (off: refused, docs/notifications.md). */
+  notifyAllowPrivate: boolean;
+  /** RMM_NOTIFY_RETRY_BASE_SECONDS: the first retry's delay; each next one doubles (with jitter), capped at an hour. */
+  notifyRetryBaseSeconds: number;
+  /** RMM_NOTIFY_RETRY_FOR_SECONDS: a delivery is retried this long after its first attempt, then failed. */
+  notifyRetryForSeconds: number;
+  /** RMM_NOTIFY_CONCURRENCY: deliveries one instance sends at once. */
+  notifyConcurrency: number;
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -121,6 +133,7 @@ export const SECRET_VARIABLES = [
   'RMM_ADMIN_API_KEY',
   'RMM_API_KEY',
   'RMM_AGENT_SIGNING_KEY',
+  'SMTP_URL',
 ] as const;
 
 export class ConfigError extends Error {
@@ -209,6 +222,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     sessionMaxHours: integer(env, 'RMM_SESSION_MAX_HOURS', 12, 1, 8_760),
     agentSigningKey: signingSeed(env, 'RMM_AGENT_SIGNING_KEY'),
     agentUpdateConcurrency: integer(env, 'RMM_AGENT_UPDATE_CONCURRENCY', 50, 1, 100_000),
+    smtpUrl: smtpUrl(env, 'SMTP_URL'),
+    smtpFrom: smtpFrom(env, 'SMTP_FROM', publicUrl),
+    notifyAllowPrivate: boolean(env, 'RMM_NOTIFY_ALLOW_PRIVATE', false),
+    notifyRetryBaseSeconds: integer(env, 'RMM_NOTIFY_RETRY_BASE_SECONDS', 30, 1, 3_600),
+    notifyRetryForSeconds: integer(env, 'RMM_NOTIFY_RETRY_FOR_SECONDS', 86_400, 1, 604_800),
+    notifyConcurrency: integer(env, 'RMM_NOTIFY_CONCURRENCY', 32, 1, 1_000),
   };
 }
 
@@ -219,6 +238,42 @@ function signingSeed(env: Env, name: string): string | undefined {
   const bytes = /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64') : Buffer.alloc(0);
   if (bytes.length !== 32) throw new ConfigError(name, 'must be the base64 of a 32-byte Ed25519 seed (e.g. openssl rand -base64 32)');
   return bytes.toString('base64');
+}
+
+/** true/false (also 1/0, yes/no). */
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const value = text(env, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['true', '1', 'yes'].includes(value)) return true;
+  if (['false', '0', 'no'].includes(value)) return false;
+  throw new ConfigError(name, `must be true or false, got "${value.slice(0, 80)}"`);
+}
+
+/** smtp://user:pass@host:port or smtps://…; messages about it never show the password. */
+function smtpUrl(env: Env, name: string): string | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) {
+    throw new ConfigError(name, 'must be a URL like smtp://user:password@mail.example.com:587 or smtps://user:password@mail.example.com:465');
+  }
+  return value;
+}
+
+/** An e-mail address, optionally with a display name ("RMM <rmm@example.com>"); default rmm@<PUBLIC_URL's host>. */
+function smtpFrom(env: Env, name: string, publicUrl: string): string {
+  const value = text(env, name);
+  if (value === undefined) return `rmm@${new URL(publicUrl).hostname}`;
+  const address = /<([^<>]+)>\s*$/.exec(value)?.[1] ?? value;
+  if (value.length > 320 || /[\r\n]/.test(value) || !/^[^\s@<>]+@[^\s@<>]+$/.test(address)) {
+    throw new ConfigError(name, `must be an e-mail address like rmm@example.com or "RMM <rmm@example.com>", got "${value.slice(0, 80)}"`);
+  }
+  return value;
 }
 
 function text(env: Env, name: string): string | undefined {
@@ -312,7 +367,7 @@ function agentVersion(env: Env): string {
 }
 
 /** This server's own version (package.json), which its agent binaries carry unless RMM_AGENT_VERSION says otherwise. */
-function packageVersion(): string {
+export function packageVersion(): string {
   const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
   return version;
 }

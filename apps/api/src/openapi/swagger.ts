@@ -18,6 +18,7 @@ const TAGS: Array<{ name: string; description: string }> = [
   { name: 'checks', description: "Monitoring checks on agents. Authorize: api-key (X-API-KEY). Errors: {detail}." },
   { name: 'tasks', description: 'Scheduled scripts. Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'alerts', description: 'Alerts raised by checks, tasks and overdue agents. Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'notifications', description: 'Notification channels (webhook, Slack, Teams, e-mail) and their deliveries: signed, retried from an outbox (docs/notifications.md). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'api keys', description: 'Management API keys and their scopes (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'console sessions', description: "The console's sign-in (docs/console.md): POST login sets the HttpOnly cookie rmm_session, which every /api/v3 call accepts instead of X-API-KEY; a change made with the cookie needs the header X-Requested-With: rmm-console. Errors: {detail}." },
   { name: 'operators', description: 'The console\'s people: role admin, technician or viewer, optionally limited to some clients, optional TOTP (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },

@@ -10,6 +10,7 @@ import { ClientsModule } from './clients/clients.module';
 import { RmmCoreModule, RmmThrottlerStorageModule } from './common/rmm-core.module';
 import { DeploymentsModule } from './deployments/deployments.module';
 import { EventsModule } from './events/events.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { ScriptsModule } from './scripts/scripts.module';
 import { TasksModule } from './tasks/tasks.module';
 import { RegistrationModule } from './agent-registration/registration.module';
@@ -32,6 +33,7 @@ import { RegistrationModule } from './agent-registration/registration.module';
     RegistrationModule,
     AuditModule,
     EventsModule,
+    NotificationsModule,
   ],
 })
 export class RmmModule {}

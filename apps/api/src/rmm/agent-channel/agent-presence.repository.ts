@@ -3,6 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { TransactionHost } from '../../database/transaction-host';
 import { hashApiKey } from '../api-keys/api-key-secret';
 import { RmmEvents } from '../events/rmm-events';
+import { outboxInsertSql } from '../notifications/notification-outbox';
 import { FACT_COLUMNS, HeartbeatFacts } from './heartbeat-facts';
 import { HeartbeatBuffer, isTransition, newConnection, PresenceConnection, StatusOp, StatusQueue } from './presence-rules';
 
@@ -255,7 +256,10 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
                 FROM s, locked l
                WHERE a.id = s.id AND l.id = s.id
                  AND (s.kind = 'connect' OR (a.connection_epoch = s.epoch AND a.status = 'online'))
-               RETURNING a.id, s.kind, a.connection_epoch::text AS epoch, l.was)
+               RETURNING a.id, s.kind, a.connection_epoch::text AS epoch, l.was),
+             -- the notifications, in this statement (its transaction): none without the change, never the change without them
+             online AS (${outboxInsertSql('agent.online', `SELECT id AS agent_id FROM changed WHERE kind = 'connect' AND was <> 'online'`)}),
+             offline AS (${outboxInsertSql('agent.offline', `SELECT id AS agent_id FROM changed WHERE kind = 'disconnect'`)})
              SELECT * FROM changed`,
             [batch.map((op) => op.conn.agentId), batch.map((op) => op.kind), batch.map((op) => (op.at ? op.at.toISOString() : null)), batch.map((op) => op.conn.epoch)],
           ),
@@ -283,6 +287,10 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
   }
 
   /**
+   * (Each status statement below also writes the notifications of the changes it makes, agent.online,
+   * agent.offline and agent.overdue, into the outbox as one more CTE: one statement per batch, atomic with the
+   * change, and joining nothing when no channel subscribes; notification-outbox.ts.)
+   *
    * The silence rules, applied to every agent (whichever instance holds its channel): online and silent for
    * `offlineAfter` seconds → offline; silent for `overdueAfter` → overdue. Each row changes once (the UPDATE
    * decides), so several instances sweeping together announce each change once (agent.offline, agent.overdue)
@@ -296,7 +304,8 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
       this.tx.rows<{ id: number }>(
         `WITH ${lockInIdOrder(`a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'offline' FROM locked l
-                      WHERE a.id = l.id AND a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id)
+                      WHERE a.id = l.id AND a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id),
+         notified AS (${outboxInsertSql('agent.offline', 'SELECT id AS agent_id FROM changed')})
          SELECT id FROM changed ORDER BY id`,
         [now, offlineAfterSeconds],
       ),
@@ -305,7 +314,8 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
       this.tx.rows<{ id: number }>(
         `WITH ${lockInIdOrder(`a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'overdue' FROM locked l
-                      WHERE a.id = l.id AND a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id)
+                      WHERE a.id = l.id AND a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id),
+         notified AS (${outboxInsertSql('agent.overdue', 'SELECT id AS agent_id FROM changed')})
          SELECT id FROM changed ORDER BY id`,
         [now, overdueAfterSeconds],
       ),
@@ -359,7 +369,8 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
            changed AS (
              UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
                FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND a.connection_epoch = s.epoch
-             RETURNING a.id, l.was)
+             RETURNING a.id, l.was),
+           notified AS (${outboxInsertSql('agent.online', `SELECT id AS agent_id FROM changed WHERE was <> 'online'`)})
            SELECT id FROM changed WHERE was <> 'online' ORDER BY id`,
           [beats.map((b) => b.agentId), beats.map((b) => b.at.toISOString()), beats.map((b) => b.epoch)],
         ),

@@ -10,6 +10,7 @@ import { TransactionHost } from '../../database/transaction-host';
 import { AlertsService } from '../alerts/alerts.service';
 import { hashApiKey } from '../api-keys/api-key-secret';
 import { DeploymentsRepository } from '../deployments/deployments.repository';
+import { NotificationOutbox } from '../notifications/notification-outbox';
 import { RmmEvents } from '../events/rmm-events';
 import { RegisterAgentDto, RegisteredAgentDto } from './registration.dto';
 import { RegistrationErrorCode } from './registration.errors';
@@ -69,6 +70,7 @@ export class RegistrationService {
     private readonly alerts: AlertsService,
     private readonly limiter: RateLimiter,
     private readonly config: RuntimeConfig,
+    private readonly outbox: NotificationOutbox,
   ) {}
 
   async register(token: string | undefined, facts: RegisterAgentDto, from: { ip: string | null } = { ip: null }): Promise<RegisteredAgentDto> {
@@ -153,6 +155,8 @@ export class RegistrationService {
   private async counted(deployment: DeploymentEntity, outcome: { agentId: number; reenrolled: boolean }, now: Date): Promise<Outcome> {
     if (!(await this.deployments.countRegistration(deployment.id))) throw usedUp();
     await this.repo.completeEnrollment(deployment.uuid, outcome.agentId, now);
+    // enrollment.completed, in the registration's transaction (new and re-enrolled devices alike).
+    await this.outbox.agents('enrollment.completed', [outcome.agentId]);
     return outcome;
   }
 

@@ -4,7 +4,9 @@ import { Clock } from '../../common/clock';
 import { notFound } from '../../common/errors/domain-error';
 import { ClientScope } from '../common/client-scope';
 import { Page } from '../common/pagination.dto';
+import { TransactionHost } from '../../database/transaction-host';
 import { RmmEvents } from '../events/rmm-events';
+import { NotificationOutbox } from '../notifications/notification-outbox';
 import { toAlertDto } from './alerts.dto';
 import { AlertFilter, AlertSubject, AlertsRepository, SystemAlert } from './alerts.repository';
 
@@ -17,6 +19,8 @@ export class AlertsService {
     private readonly repo: AlertsRepository,
     private readonly clock: Clock,
     private readonly events: RmmEvents,
+    private readonly tx: TransactionHost,
+    private readonly outbox: NotificationOutbox,
   ) {}
 
   /** `clients`: the caller's (alerts of other clients' agents do not exist for it: 404, absent from lists). */
@@ -38,7 +42,11 @@ export class AlertsService {
    */
   async acknowledge(id: number, by: string, clients: ClientScope): Promise<AlertEntity> {
     await this.get(id, clients);
-    const changed = await this.repo.acknowledge(id, by, this.clock.now());
+    const changed = await this.tx.run(async () => {
+      const done = await this.repo.acknowledge(id, by, this.clock.now());
+      if (done) await this.outbox.alerts('alert.acknowledged', [id]);
+      return done;
+    });
     const after = await this.get(id, clients);
     if (changed) this.events.emit('alert.acknowledged', { agentId: after.agentId, alert: toAlertDto(after) });
     return after;
@@ -47,7 +55,11 @@ export class AlertsService {
   /** Resolves the alert: it leaves the active list. The UPDATE decides: idempotent, alert.resolved once. */
   async resolve(id: number, by: string, clients: ClientScope): Promise<AlertEntity> {
     await this.get(id, clients);
-    const changed = await this.repo.resolve(id, by, this.clock.now());
+    const changed = await this.tx.run(async () => {
+      const done = await this.repo.resolve(id, by, this.clock.now());
+      if (done) await this.outbox.alerts('alert.resolved', [id]);
+      return done;
+    });
     const after = await this.get(id, clients);
     if (changed) this.events.emit('alert.resolved', { agentId: after.agentId, alert: toAlertDto(after) });
     return after;
@@ -55,14 +67,14 @@ export class AlertsService {
 
   /** Opens agent_overdue for the overdue agents without one (`agentIds`: among these only); alert.created for each. */
   async openOverdue(severity: AlertSeverity, agentIds?: number[]): Promise<AlertEntity[]> {
-    const created = await this.repo.openOverdue(severity, this.clock.now(), agentIds);
+    const created = await this.tx.run(async () => this.notified('alert.created', await this.repo.openOverdue(severity, this.clock.now(), agentIds)));
     for (const a of created) this.events.emit('alert.created', { agentId: a.agentId, alert: toAlertDto(a) });
     return created;
   }
 
   /** Resolves by 'system' the agent_overdue alerts of agents that are online; alert.resolved for each. */
   async resolveOverdueOfOnline(): Promise<AlertEntity[]> {
-    const resolved = await this.repo.resolveOverdueOfOnline(RESOLVED_BY_SYSTEM, this.clock.now());
+    const resolved = await this.tx.run(async () => this.notified('alert.resolved', await this.repo.resolveOverdueOfOnline(RESOLVED_BY_SYSTEM, this.clock.now())));
     for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
     return resolved;
   }
@@ -72,23 +84,39 @@ export class AlertsService {
    * announces alert.created; null when one was already open (never a second, even under concurrent callers).
    */
   async raise(alert: SystemAlert): Promise<AlertEntity | null> {
-    const created = await this.repo.openOnce(alert, this.clock.now());
+    const created = await this.tx.run(async () => {
+      const opened = await this.repo.openOnce(alert, this.clock.now());
+      if (opened) await this.outbox.alerts('alert.created', [opened.id]);
+      return opened;
+    });
     if (created) this.events.emit('alert.created', { agentId: created.agentId, alert: toAlertDto(created) });
     return created;
   }
 
   /** Its cause went away: the open alert of the subject is resolved by 'system' and alert.resolved announced. */
   async resolveBySystem(subject: AlertSubject): Promise<AlertEntity[]> {
-    const resolved = await this.repo.resolveOpen(subject, RESOLVED_BY_SYSTEM, this.clock.now());
+    const resolved = await this.tx.run(async () => this.notified('alert.resolved', await this.repo.resolveOpen(subject, RESOLVED_BY_SYSTEM, this.clock.now())));
     for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
     return resolved;
   }
 
   /** resolveBySystem of one alert kind keyed by agent, for many agents at once (one statement). */
   async resolveBySystemForAgents(alertType: AlertType, agentIds: number[]): Promise<AlertEntity[]> {
-    const resolved = await this.repo.resolveOpenOfAgents(alertType, agentIds, RESOLVED_BY_SYSTEM, this.clock.now());
+    if (agentIds.length === 0) return [];
+    const resolved = await this.tx.run(async () =>
+      this.notified('alert.resolved', await this.repo.resolveOpenOfAgents(alertType, agentIds, RESOLVED_BY_SYSTEM, this.clock.now())),
+    );
     for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
     return resolved;
+  }
+
+  /**
+   * Writes the alerts' notifications into the outbox, in the transaction that changed them (the caller's
+   * tx.run): an alert never commits without them, and a rolled-back change has none.
+   */
+  private async notified(event: 'alert.created' | 'alert.resolved', alerts: AlertEntity[]): Promise<AlertEntity[]> {
+    await this.outbox.alerts(event, alerts.map((a) => a.id));
+    return alerts;
   }
 
   /** The agent's open (unresolved) alerts, oldest first. */

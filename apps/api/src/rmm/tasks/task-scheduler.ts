@@ -5,6 +5,7 @@ import { RuntimeConfig } from '../../config/runtime-config';
 import { TransactionHost } from '../../database/transaction-host';
 import { AlertsService } from '../alerts/alerts.service';
 import { RmmEvents } from '../events/rmm-events';
+import { NotificationOutbox } from '../notifications/notification-outbox';
 import { RUN_OUTPUT_CAP, ScriptRunsService } from '../script-runs/script-runs.service';
 import { AgentReconnection } from './agent-reconnection';
 import { nextAfterClaim } from './schedule';
@@ -46,6 +47,7 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
     private readonly clock: Clock,
     private readonly config: RuntimeConfig,
     private readonly reconnection: AgentReconnection,
+    private readonly outbox: NotificationOutbox,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -235,7 +237,13 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
    * and opens the task's task_failure alert (`reason` given: the run failed) or resolves it (succeeded).
    */
   private async finish(run: Pick<ClaimedRun, 'runId' | 'taskId' | 'taskName' | 'agentId'>, outcome: TaskRunOutcome, reason?: string, alert = true): Promise<void> {
-    if (!(await this.repo.finish(run.runId, outcome, reason ?? null))) return;
+    // The run's task.run notification (a run that did not succeed) is written with its end, in one transaction.
+    const closed = await this.tx.run(async () => {
+      const done = await this.repo.finish(run.runId, outcome, reason ?? null);
+      if (done && outcome.status !== 'succeeded') await this.outbox.failedRuns([run.runId]);
+      return done;
+    });
+    if (!closed) return;
     this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: outcome.status, retcode: outcome.retcode });
     if (alert) await this.alertOn(run, outcome.status, reason);
     await this.repo.prune(run.taskId).catch((err: Error) => this.logger.warn(`task ${run.taskId} runs not pruned: ${err.message}`));
@@ -257,7 +265,11 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
 
   /** Runs left `running` by a server that died are closed as interrupted (and alert like any failed run). */
   private async sweep(): Promise<void> {
-    const swept = await this.repo.interruptStale(this.clock.now(), this.config.agentOfflineAfterSeconds);
+    const swept = await this.tx.run(async () => {
+      const runs = await this.repo.interruptStale(this.clock.now(), this.config.agentOfflineAfterSeconds);
+      await this.outbox.failedRuns(runs.map((r) => r.runId));
+      return runs;
+    });
     for (const run of swept) {
       this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'interrupted', retcode: null });
       await this.alertOn(run, 'interrupted', 'the server carrying it stopped mid-run');

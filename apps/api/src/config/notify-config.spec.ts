@@ -1,0 +1,38 @@
+import { loadConfig } from './app-config';
+
+describe('notification settings', () => {
+  it('defaults: no SMTP, rmm@<PUBLIC_URL host>, private addresses refused, 30 s back-off for 24 h, 32 at once', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://rmm.example.com' })).toMatchObject({
+      smtpUrl: undefined,
+      smtpFrom: 'rmm@rmm.example.com',
+      notifyAllowPrivate: false,
+      notifyRetryBaseSeconds: 30,
+      notifyRetryForSeconds: 86_400,
+      notifyConcurrency: 32,
+    });
+  });
+
+  it('reads SMTP_URL (smtp or smtps) and SMTP_FROM, and never echoes the password in its error', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', SMTP_FROM: 'RMM <alerts@example.com>' })).toMatchObject({ smtpUrl: 'smtps://u:p@mail.example.com:465', smtpFrom: 'RMM <alerts@example.com>' });
+    for (const bad of ['http://u:hunter2@mail.example.com', 'not a url hunter2', 'smtp://']) {
+      let message = '';
+      try {
+        loadConfig({ SMTP_URL: bad });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(/^SMTP_URL must be a URL like smtp:\/\//);
+      expect(message).not.toContain('hunter2');
+    }
+    for (const bad of ['nobody', 'a@b\r\nBcc: x@y', 'RMM <>']) expect(() => loadConfig({ SMTP_FROM: bad })).toThrow(/^SMTP_FROM must be an e-mail address/);
+  });
+
+  it('reads RMM_NOTIFY_ALLOW_PRIVATE as a boolean and the numbers within their bounds', () => {
+    expect(loadConfig({ RMM_NOTIFY_ALLOW_PRIVATE: 'true' }).notifyAllowPrivate).toBe(true);
+    expect(loadConfig({ RMM_NOTIFY_ALLOW_PRIVATE: '0' }).notifyAllowPrivate).toBe(false);
+    expect(() => loadConfig({ RMM_NOTIFY_ALLOW_PRIVATE: 'maybe' })).toThrow(/^RMM_NOTIFY_ALLOW_PRIVATE must be true or false/);
+    expect(() => loadConfig({ RMM_NOTIFY_RETRY_BASE_SECONDS: '0' })).toThrow(/^RMM_NOTIFY_RETRY_BASE_SECONDS must be a whole number from 1 to 3600/);
+    expect(() => loadConfig({ RMM_NOTIFY_CONCURRENCY: '5000' })).toThrow(/^RMM_NOTIFY_CONCURRENCY/);
+    expect(loadConfig({ RMM_NOTIFY_RETRY_BASE_SECONDS: '1', RMM_NOTIFY_RETRY_FOR_SECONDS: '60' })).toMatchObject({ notifyRetryBaseSeconds: 1, notifyRetryForSeconds: 60 });
+  });
+});

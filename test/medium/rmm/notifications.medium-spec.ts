@@ -1,0 +1,92 @@
+import { NotificationChannelEntity, NotificationDeliveryEntity } from '@app/entities';
+import { TransactionHost } from '../../../apps/api/src/database/transaction-host';
+import { AgentPresenceRepository } from '../../../apps/api/src/rmm/agent-channel/agent-presence.repository';
+import { AlertsService } from '../../../apps/api/src/rmm/alerts/alerts.service';
+import { DeliveryWorker } from '../../../apps/api/src/rmm/notifications/delivery-worker';
+import { EVERY_CLIENT } from '../../../apps/api/src/rmm/common/client-scope';
+import { MediumFactory } from '../medium.factory';
+import { createMediumContext, MediumContext } from '../medium.harness';
+
+/**
+ * The outbox on PostgreSQL (issue 23): a notification is written in the transaction of its cause, so a change
+ * rolled back has none and a committed one always has its own; presence writes theirs in the same statement as
+ * the status change, for a whole batch of agents.
+ */
+describe('notification outbox on PostgreSQL', () => {
+  let ctx: MediumContext;
+  let f: MediumFactory;
+  let alerts: AlertsService;
+  let tx: TransactionHost;
+  const deliveries = () => ctx.repo(NotificationDeliveryEntity).find({ order: { createdAt: 'ASC' } });
+
+  beforeAll(async () => {
+    ctx = await createMediumContext();
+    f = new MediumFactory(ctx);
+    alerts = ctx.get(AlertsService);
+    tx = ctx.get(TransactionHost);
+    // Only the outbox here: the worker would claim (and count attempts of) the rows under test.
+    await ctx.get(DeliveryWorker).beforeApplicationShutdown();
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+  beforeEach(async () => {
+    await tx.exec('DELETE FROM notification_channels');
+  });
+
+  const channel = (o: Partial<NotificationChannelEntity> = {}): Promise<NotificationChannelEntity> =>
+    ctx.repo(NotificationChannelEntity).save(
+      ctx.repo(NotificationChannelEntity).create({ name: 'c', type: 'webhook', url: 'https://hooks.example.com/', minSeverity: 'info', events: ['alert.created', 'alert.resolved', 'agent.offline', 'agent.overdue'], ...o }),
+    );
+
+  it('writes nothing when the alert is rolled back, and the deliveries when it commits', async () => {
+    const c = await channel();
+    const agent = await f.newAgent();
+    await expect(
+      tx.run(async () => {
+        await alerts.raise({ alertType: 'enrollment_conflict', agentId: agent.id, severity: 'error', message: 'rolled back' });
+        expect(await tx.rows(`SELECT id FROM notification_deliveries WHERE channel_id = $1`, [c.id])).toHaveLength(1); // inside, it is there
+        throw new Error('the change fails after the alert');
+      }),
+    ).rejects.toThrow('the change fails');
+    expect(await deliveries()).toEqual([]);
+    expect((await alerts.list({ agentId: agent.id, resolved: false }, { offset: 0 }, EVERY_CLIENT))[1]).toBe(0);
+
+    const alert = await alerts.raise({ alertType: 'enrollment_conflict', agentId: agent.id, severity: 'error', message: 'committed' });
+    const rows = await deliveries();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ channelId: c.id, event: 'alert.created', severity: 'error', status: 'pending', attempts: 0 });
+    expect(rows[0].payload).toMatchObject({ event: 'alert.created', agent: { id: String(agent.id), hostname: agent.hostname }, alert: { id: alert!.id, message: 'committed', resolved: false } });
+    await tx.exec('DELETE FROM notification_deliveries');
+  });
+
+  it('writes one delivery per subscribed channel and alert, one statement for a batch of overdue alerts', async () => {
+    const all = await channel();
+    const errorsOnly = await channel({ minSeverity: 'error' });
+    await channel({ events: ['agent.online'] }); // not subscribed
+    const disabled = await channel({ enabled: false });
+    const client = await f.newClient();
+    const limited = await channel({ clients: [client.id] });
+    const agents = await Promise.all([1, 2, 3].map(() => f.newAgent({ status: 'overdue' })));
+    const opened = await alerts.openOverdue('error', agents.map((a) => a.id));
+    expect(opened).toHaveLength(3);
+    const rows = await deliveries();
+    expect(rows.map((r) => r.channelId).sort()).toEqual([all.id, all.id, all.id, errorsOnly.id, errorsOnly.id, errorsOnly.id].sort());
+    expect(rows.some((r) => r.channelId === disabled.id || r.channelId === limited.id)).toBe(false);
+    await tx.exec('DELETE FROM notification_deliveries');
+  });
+
+  it('writes agent.offline and agent.overdue in the statement that changes the status, for every agent of the batch', async () => {
+    const c = await channel({ events: ['agent.offline', 'agent.overdue'], minSeverity: 'warning' });
+    const presence = ctx.get(AgentPresenceRepository);
+    const agents = await Promise.all([1, 2].map(() => f.newAgent({ status: 'online', lastSeen: new Date(ctx.clock.now().getTime() - 600_000) })));
+    const changed = await presence.markSilent(ctx.clock.now(), 120, 300);
+    expect(changed.offline.sort()).toEqual(agents.map((a) => a.id).sort());
+    expect(changed.overdue.sort()).toEqual(agents.map((a) => a.id).sort());
+    const rows = (await deliveries()).filter((r) => r.channelId === c.id);
+    expect(rows.map((r) => `${r.event} ${r.severity} ${(r.payload.agent as { id: string }).id}`).sort()).toEqual(
+      agents.flatMap((a) => [`agent.offline warning ${a.id}`, `agent.overdue error ${a.id}`]).sort(),
+    );
+    await tx.exec('DELETE FROM notification_deliveries');
+  });
+});
