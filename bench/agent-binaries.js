@@ -6,15 +6,13 @@
  * line per target: {"target","size","gzip_size","build_ms"}. The Bun runtimes are fetched first (not timed).
  * Writes docs/performance.md between the agent-binaries-bench markers. Benchmarks measure; nothing asserts.
  */
+const { replaceDocSection } = require('./doc-section');
 const { execFileSync } = require('node:child_process');
-const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const DOC = path.join(ROOT, 'docs', 'performance.md');
-const START = '<!-- agent-binaries-bench:start -->';
-const END = '<!-- agent-binaries-bench:end -->';
 const TARGETS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64', 'windows-amd64'];
 
 async function runAgentBinariesBench({ log = () => undefined, print = () => undefined } = {}) {
@@ -54,12 +52,7 @@ function markdown(r) {
 }
 
 function updateDoc(table) {
-  if (!existsSync(DOC)) return;
-  const text = readFileSync(DOC, 'utf8');
-  const i = text.indexOf(START);
-  const j = text.indexOf(END);
-  if (i < 0 || j < i) return;
-  writeFileSync(DOC, `${text.slice(0, i + START.length)}\n${table}${text.slice(j)}`);
+  replaceDocSection('agent-binaries-bench', table);
 }
 
 if (require.main === module) {

@@ -14,8 +14,9 @@
  * embedded one), seeded as bench/seed.js does (20 clients × 5 sites). Writes docs/performance.md between the
  * console-bench markers and prints the table. Traffic to 127.0.0.1 only. Benchmarks measure; nothing asserts.
  */
+const { replaceDocSection } = require('./doc-section');
 const { execFileSync } = require('node:child_process');
-const { existsSync, readFileSync, writeFileSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 const { gzipSync } = require('node:zlib');
 const os = require('node:os');
@@ -27,9 +28,6 @@ const { seedAgents } = require('./seed');
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist', 'console');
-const DOC = path.join(ROOT, 'docs', 'performance.md');
-const START = '<!-- console-bench:start -->';
-const END = '<!-- console-bench:end -->';
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const EMAIL = 'bench-admin@console.bench';
 const PASSWORD = 'bench console password 1';
@@ -234,12 +232,7 @@ function markdown(r) {
 }
 
 function updateDoc(table) {
-  if (!existsSync(DOC)) return;
-  const text = readFileSync(DOC, 'utf8');
-  const i = text.indexOf(START);
-  const j = text.indexOf(END);
-  if (i < 0 || j < i) return;
-  writeFileSync(DOC, `${text.slice(0, i + START.length)}\n${table}\n${text.slice(j)}`);
+  replaceDocSection('console-bench', `${table}\n`);
 }
 
 async function main() {

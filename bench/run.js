@@ -14,6 +14,7 @@
  * docs/performance.md between the agent-bench markers. The HTTP figures come from bench/http.js
  * (runHttpBench) when that file exists. Benchmarks measure; nothing here asserts.
  */
+const { replaceDocSection } = require('./doc-section');
 const { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const os = require('node:os');
@@ -23,12 +24,10 @@ const { runEnrollBench } = require('./enroll');
 const { runInstancesBench } = require('./instances');
 const { runConsoleBench, consoleMarkdown, updateConsoleDoc } = require('./console');
 const { runAgentBinariesBench, agentBinariesMarkdown, updateAgentBinariesDoc } = require('./agent-binaries');
+const { runAgentUpdatesBench, agentUpdatesMarkdown, updateAgentUpdatesDoc } = require('./agent-updates');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(__dirname, 'results');
-const DOC = path.join(ROOT, 'docs/performance.md');
-const START = '<!-- agent-bench:start -->';
-const END = '<!-- agent-bench:end -->';
 const DB_NAME = 'rmm_bench_agents';
 
 function parseArgs(argv) {
@@ -151,6 +150,15 @@ async function main() {
     log(`agent binaries bench failed: ${err.message}`);
   }
 
+  // The staged self-update (issue 22): the requested number of simulated binary agents (2,000 by default)
+  // updating through RMM_AGENT_UPDATE_CONCURRENCY, against bare downloads of the same file as the baseline.
+  try {
+    result.agentUpdates = await runAgentUpdatesBench({ baseUrl: base, agents: Math.min(requested, max), log });
+  } catch (err) {
+    result.agentUpdates = { error: err.message };
+    log(`agent updates bench failed: ${err.message}`);
+  }
+
   // Two instances over Redis (when REDIS_URL names one on this machine): the requested count split over two
   // server processes on one database, runscript across them. Not clamped: each process holds half.
   try {
@@ -193,6 +201,11 @@ async function main() {
     const consoleTable = consoleMarkdown(result.console);
     updateConsoleDoc(consoleTable);
     console.log(`\nThe console (issue 21):\n\n${consoleTable}`);
+  }
+  if (result.agentUpdates && !result.agentUpdates.error) {
+    const updatesTable = agentUpdatesMarkdown(result.agentUpdates);
+    updateAgentUpdatesDoc(updatesTable);
+    console.log(`\nThe staged self-update (issue 22):\n\n${updatesTable}`);
   }
   if (result.agentBinaries && !result.agentBinaries.error) {
     const binariesTable = agentBinariesMarkdown(result.agentBinaries);
@@ -353,12 +366,7 @@ function httpTable(http) {
 }
 
 function updateDoc(table) {
-  if (!existsSync(DOC)) return;
-  const text = readFileSync(DOC, 'utf8');
-  const i = text.indexOf(START);
-  const j = text.indexOf(END);
-  if (i < 0 || j < i) return;
-  writeFileSync(DOC, `${text.slice(0, i + START.length)}\n${table}${text.slice(j)}`);
+  replaceDocSection('agent-bench', table);
 }
 
 main().catch((err) => {
