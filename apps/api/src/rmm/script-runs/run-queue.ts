@@ -44,7 +44,8 @@ export class RunQueue implements OnApplicationBootstrap, OnApplicationShutdown {
   onApplicationBootstrap(): void {
     this.stopped = false;
     this.off.push(
-      this.presence.listen({ connected: (ids) => ids.forEach((id) => this.kick(id)) }),
+      // (a reconnect storm brings thousands of agents per batch: one statement finds the few with queued runs)
+      this.presence.listen({ connected: (ids) => void this.kickQueued(ids) }),
       // Every instance hears it; only the one holding the agent acts (kick).
       this.events.on('script.queued', (e) => this.kick(e.agentId)),
     );
@@ -69,9 +70,18 @@ export class RunQueue implements OnApplicationBootstrap, OnApplicationShutdown {
 
   private async sweepNow(): Promise<void> {
     await this.repo.expire(this.clock.now());
-    const held = [...this.local.held()];
-    for (let i = 0; i < held.length && !this.stopped; i += SWEEP_BATCH) {
-      for (const agentId of await this.repo.withQueued(held.slice(i, i + SWEEP_BATCH))) this.kick(agentId);
+    await this.kickQueued([...this.local.held()]);
+  }
+
+  /** Of these agents, those with a queued run get a drain (one statement per SWEEP_BATCH agents). */
+  private async kickQueued(agentIds: number[]): Promise<void> {
+    try {
+      for (let i = 0; i < agentIds.length && !this.stopped; i += SWEEP_BATCH) {
+        for (const agentId of await this.repo.withQueued(agentIds.slice(i, i + SWEEP_BATCH))) this.kick(agentId);
+      }
+    } catch (err) {
+      // (the sweep asks again within RUN_QUEUE_SWEEP_MS)
+      this.logger.warn(`queued runs not looked up: ${(err as Error).message}`);
     }
   }
 
