@@ -397,3 +397,50 @@ describe('notification delivery to private addresses', () => {
     expect(r.received).toHaveLength(0);
   });
 });
+
+/** The events that do not come from an alert, through the flows that cause them: a device enrolls, a task run fails. */
+describe('notifications of enrollments and failed task runs', () => {
+  let t: TestApp;
+  let r: Receiver;
+  beforeAll(async () => {
+    r = await startReceiver();
+    t = await startTestApp({
+      RMM_ADMIN_API_KEY: ADMIN,
+      RMM_NOTIFY_ALLOW_PRIVATE: 'true',
+      RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000',
+      RMM_RATE_LIMIT_PER_MINUTE: '10000',
+      RMM_TASK_TICK_MS: '200',
+      // (a run waits this long after a start for its agent to reconnect, then is agent_offline)
+      RMM_AGENT_HEARTBEAT_SECONDS: '1',
+      RMM_AGENT_OFFLINE_AFTER_SECONDS: '3',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await r?.close();
+  });
+  const bodies = (event: string) => r.received.filter((x) => x.headers['x-rmm-event'] === event).map((x) => JSON.parse(x.body));
+
+  it('sends enrollment.completed when a device registers, and task.run (with the run) when a run does not succeed', async () => {
+    await t.http.post('/api/v3/notifications/').set(admin).send({ name: 'ops', type: 'webhook', url: r.url, min_severity: 'info', events: ['enrollment.completed', 'task.run'] }).expect(201);
+    const tenant = await createTenant(t, 'Enrolling Co', 'Lab');
+    const d = await t.http.post('/api/v3/agents/deployments/').set(admin).send({ client: tenant.clientId, site: tenant.siteId }).expect(201);
+    const reg = await t.http.post('/agent/v1/register').set('Authorization', `Bearer ${d.body.uuid}`).send({ hostname: 'fresh-01', plat: 'linux', version: '0.1.0' });
+    expect(reg.status).toBe(200);
+    const [enrolled] = await until('enrollment.completed', async () => (bodies('enrollment.completed').length > 0 ? bodies('enrollment.completed') : undefined));
+    expect(enrolled).toMatchObject({ event: 'enrollment.completed', severity: 'info', agent: { id: reg.body.agent_id, hostname: 'fresh-01', client: { id: tenant.clientId, name: 'Enrolling Co' }, site: { name: 'Lab' } } });
+
+    const away = await insertAgent(t, { hostname: 'away-01', ...tenant, status: 'offline' });
+    const script = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'never runs', shell: 'bash', body: 'echo x', default_timeout: 20 }).expect(201);
+    const task = await t.http.post('/api/v3/tasks/').set(admin).send({ name: 'Hourly check', agent: String(away), script: script.body.id, schedule: '*/2 * * * * *' }).expect(201);
+    const [failed] = await until('task.run', async () => (bodies('task.run').length > 0 ? bodies('task.run') : undefined), 30_000);
+    await t.http.patch(`/api/v3/tasks/${task.body.id}/`).set(admin).send({ enabled: false }).expect(200);
+    expect(failed).toMatchObject({
+      event: 'task.run',
+      severity: 'error',
+      agent: { id: String(away), hostname: 'away-01' },
+      run: { task: task.body.id, task_name: 'Hourly check', status: 'agent_offline', retcode: null, error: expect.stringMatching(/not connected/) },
+    });
+    expect(bodies('alert.created')).toEqual([]); // not subscribed
+  });
+});

@@ -89,4 +89,23 @@ describe('notification outbox on PostgreSQL', () => {
     );
     await tx.exec('DELETE FROM notification_deliveries');
   });
+
+  it('prunes finished deliveries after 30 days, never a pending one', async () => {
+    const c = await channel();
+    const row = (status: string, daysAgo: number) =>
+      tx.rows<{ id: string }>(
+        `INSERT INTO notification_deliveries (channel_id, event, severity, payload, status, created_at) VALUES ($1, 'alert.created', 'error', '{}', $2, now() - $3 * interval '1 day') RETURNING id`,
+        [c.id, status, daysAgo],
+      );
+    const [oldDelivered] = await row('delivered', 31);
+    const [oldFailed] = await row('failed', 45);
+    const [oldPending] = await row('pending', 40);
+    const [recent] = await row('delivered', 29);
+    expect(await ctx.get(DeliveryWorker).prune()).toBe(2);
+    const left = (await tx.rows<{ id: string }>(`SELECT id FROM notification_deliveries`)).map((r) => r.id).sort();
+    expect(left).toEqual([oldPending.id, recent.id].sort());
+    expect(left).not.toContain(oldDelivered.id);
+    expect(left).not.toContain(oldFailed.id);
+    await tx.exec('DELETE FROM notification_deliveries');
+  });
 });

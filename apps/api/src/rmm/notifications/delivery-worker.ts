@@ -15,6 +15,11 @@ export const POLL_MS = 1_000;
  */
 export const LEASE_SECONDS = Math.ceil((6 * WEBHOOK_TIMEOUT_MS) / 1000);
 
+/** Finished deliveries are kept this many days (GET …/deliveries/), then deleted by PRUNE_EVERY_MS passes. */
+export const KEEP_DELIVERIES_DAYS = 30;
+const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_BATCH = 10_000;
+
 /** How long freed slots wait for company before they are claimed (while more than half are busy). */
 const CLAIM_GATHER_MS = 20;
 
@@ -44,6 +49,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly delivered: Array<{ row: { id: string; attempts: number; statusCode: number | null }; resolve: () => void; reject: (err: Error) => void }> = [];
   private recording = false;
   private gather?: NodeJS.Timeout;
+  private pruner?: NodeJS.Timeout;
 
   constructor(
     private readonly repo: NotificationsRepository,
@@ -55,6 +61,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   onApplicationBootstrap(): void {
     this.offs = WAKE_ON.map((e) => this.events.on(e, () => this.wake(), { local: true }));
     this.timer = setInterval(() => this.wake(), POLL_MS).unref();
+    this.pruner = setInterval(() => void this.prune().catch((err: Error) => this.logger.warn(`old notification deliveries not pruned: ${err.message}`)), PRUNE_EVERY_MS).unref();
     this.wake();
   }
 
@@ -63,9 +70,23 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.stopped = true;
     for (const off of this.offs) off();
     clearInterval(this.timer);
+    clearInterval(this.pruner);
     clearTimeout(this.gather);
     // Attempts under way end (each within its timeout); what they do not record, their lease gives back.
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Deletes finished deliveries older than KEEP_DELIVERIES_DAYS, a batch at a time (every instance does it; a row
+   * deleted by another is simply not found). How many it deleted.
+   */
+  async prune(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.repo.prune(KEEP_DELIVERIES_DAYS, PRUNE_BATCH);
+      total += n;
+      if (n < PRUNE_BATCH || this.stopped) return total;
+    }
   }
 
   /** Claims and starts what is due now, unless a claim is running (then once more after it). */

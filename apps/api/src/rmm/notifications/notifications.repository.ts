@@ -201,6 +201,19 @@ export class NotificationsRepository {
     return new Set(done.map((r) => r.id));
   }
 
+  /**
+   * Deletes up to `limit` finished deliveries (delivered or failed) created more than `days` days ago; how many.
+   * Pending ones stay whatever their age (they end within RMM_NOTIFY_RETRY_FOR_SECONDS).
+   */
+  async prune(days: number, limit: number): Promise<number> {
+    const { rowCount } = await this.tx.exec(
+      `DELETE FROM notification_deliveries WHERE id IN (
+         SELECT id FROM notification_deliveries WHERE status <> 'pending' AND created_at < now() - $1 * interval '1 day' LIMIT $2)`,
+      [days, limit],
+    );
+    return rowCount;
+  }
+
   /** A receiver answered 410: the channel stops (enabled false), with the reason; PATCH enabled: true turns it on again. */
   async disable(channelId: number, reason: string): Promise<void> {
     await this.tx.exec(`UPDATE notification_channels SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1`, [channelId, reason]);
