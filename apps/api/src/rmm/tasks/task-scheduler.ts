@@ -1,5 +1,4 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ScriptRunStatus } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { TransactionHost } from '../../database/transaction-host';
@@ -9,7 +8,7 @@ import { NotificationOutbox } from '../notifications/notification-outbox';
 import { RUN_OUTPUT_CAP, ScriptRunsService } from '../script-runs/script-runs.service';
 import { AgentReconnection } from './agent-reconnection';
 import { nextAfterClaim } from './schedule';
-import { ClaimedRun, TaskRunOutcome, TaskRunsRepository } from './task-runs.repository';
+import { ClaimedRun, EndedQueuedRun, TaskRunOutcome, TaskRunsRepository } from './task-runs.repository';
 
 const STALE_SWEEP_MS = 60_000;
 /** Queued task runs followed per tick (the rest on the next). */
@@ -175,16 +174,9 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
    * interrupted; a queued script run that expired: agent_offline; one cancelled: failed (no alert: an operator
    * decided it). `reason` (a failure's, for its alert and `error`) is undefined for a success.
    */
-  private fromScriptRun(o: {
-    status: ScriptRunStatus;
-    retcode: number | null;
-    stdout: string;
-    stderr: string;
-    stdoutTruncated: boolean;
-    stderrTruncated: boolean;
-    error: string | null;
-    timeoutSeconds: number;
-  }): { outcome: TaskRunOutcome; reason?: string; alert: boolean } {
+  private fromScriptRun(
+    o: Pick<EndedQueuedRun, 'status' | 'retcode' | 'stdout' | 'stderr' | 'stdoutTruncated' | 'stderrTruncated' | 'error' | 'timeoutSeconds'>,
+  ): { outcome: TaskRunOutcome; reason?: string; alert: boolean } {
     const stdout = cap(o.stdout);
     const stderr = cap(o.stderr);
     const base = { stdout: stdout.text, stderr: stderr.text, stdoutTruncated: o.stdoutTruncated || stdout.truncated, stderrTruncated: o.stderrTruncated || stderr.truncated, finishedAt: this.clock.now() };
