@@ -47,6 +47,37 @@ describe('database schema', () => {
     expect(await pendingSchemaChanges(db.url)).toEqual([]);
   });
 
+  it("has each entity's CHECK constraints as the entity writes them (the drift check compares them by name only)", async () => {
+    // The entities alone, synchronized into an empty database, against the migrated one: PostgreSQL writes both
+    // definitions back in its own form (pg_get_constraintdef), so they compare as text. A check whose values changed
+    // in the entity (a new scope, status or event) but not in a migration differs here.
+    const checks = async (c: Client): Promise<Map<string, string>> =>
+      new Map(
+        (await c.query(`SELECT conrelid::regclass::text AS t, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE contype = 'c'`)).rows.map(
+          (r) => [`${r.t}.${r.conname}`, r.def as string],
+        ),
+      );
+    const empty = await createTestDatabase({ empty: true });
+    try {
+      const scratch = new Client({ connectionString: empty.url });
+      await scratch.connect();
+      try {
+        await scratch.query('CREATE SCHEMA auth');
+        const ds = new DataSource({ ...dataSourceOptions(empty.url), migrations: [], migrationsRun: false, synchronize: true });
+        await ds.initialize();
+        await ds.destroy();
+        const fromEntities = await checks(scratch);
+        const migrated = await checks(pg);
+        expect(fromEntities.size).toBeGreaterThan(10);
+        for (const [name, def] of fromEntities) expect([name, migrated.get(name)]).toEqual([name, def]);
+      } finally {
+        await scratch.end();
+      }
+    } finally {
+      await empty.drop();
+    }
+  });
+
   it.each(Object.entries(EXPECTED_COLUMNS))('has table %s with the columns of the spec', async (table, columns) => {
     const [schema, name] = table.split('.');
     const { rows } = await pg.query(

@@ -8,10 +8,10 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh, migrated database for one test file, cloned from the template that global-setup.js
+ * A fresh, migrated database for one test file (or an empty one: `empty`), cloned from the template that global-setup.js
  * migrated, so files run in parallel and never see each other's rows.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const adminUrl = process.env.RMM_TEST_ADMIN_URL;
   const template = process.env.RMM_TEST_TEMPLATE_DB;
   if (!adminUrl || !template) throw new Error('test database not prepared: run the tests through jest (test/global-setup.js)');
@@ -20,7 +20,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    // (`empty`: a database with no schema at all, for a test that builds one another way.)
+    await admin.query(options.empty ? `CREATE DATABASE "${name}"` : `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
   } finally {
     await admin.end();
   }
