@@ -166,7 +166,8 @@ describe('trust the agent channel (issue 18)', () => {
         return rows[0]?.status !== 'running' ? rows[0] : undefined;
       });
       expect(taskRun).toEqual({ status: 'failed', error: 'agent refused: interpreter not found: cmd' });
-      const [alert] = (await t.http.get('/api/v3/alerts/').query({ agent: agentId }).set(admin)).body;
+      // (the task_failure alert is raised just after the run's end is written)
+      const alert = await until('the task_failure alert', async () => (await t.http.get('/api/v3/alerts/').query({ agent: agentId }).set(admin)).body[0]);
       expect(alert).toMatchObject({ alert_type: 'task_failure', message: 'Task "refused task" failed: agent refused: interpreter not found: cmd' });
     });
   });
