@@ -20,6 +20,8 @@ const NULLABLE = [
   'CreateDeploymentDto.max_registrations',
   'CreateOperatorDto.clients',
   'CreateScriptDto.description',
+  'PatchNotificationDto.headers',
+  'PatchNotificationDto.secret',
   'UpdateOperatorDto.clients',
   'UpdateScriptDto.description',
 ];
@@ -34,14 +36,15 @@ describe('null for a field of a request body', () => {
   let valid: Record<string, () => Record<string, unknown>>;
   /** The id each path parameter takes, per path. */
   const paramsOf = (path: string): Record<string, number> => ({
-    id: path.startsWith('/api/v3/operators') ? ids.operator : path.startsWith('/api/v3/clients') ? ids.client : path.startsWith('/api/v3/scripts') ? ids.script : path.startsWith('/api/v3/checks') ? ids.check : ids.task,
+    id: path.startsWith('/api/v3/notifications') ? ids.notification : path.startsWith('/api/v3/operators') ? ids.operator : path.startsWith('/api/v3/clients') ? ids.client : path.startsWith('/api/v3/scripts') ? ids.script : path.startsWith('/api/v3/checks') ? ids.check : ids.task,
     siteId: ids.site,
     agentId: ids.agent,
   });
   const admin = { 'X-API-KEY': ADMIN };
 
   beforeAll(async () => {
-    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '100000' });
+    // (RMM_NOTIFY_ALLOW_PRIVATE: the channels point at 127.0.0.1; nothing here makes an event they would carry)
+    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '100000', RMM_NOTIFY_ALLOW_PRIVATE: 'true' });
     doc = (await t.http.get('/docs/openapi.json')).body as OpenApiDoc;
     const { clientId, siteId } = await createTenant(t, 'Null Co');
     Object.assign(ids, { client: clientId, site: siteId, agent: await insertAgent(t, { hostname: 'null-ws-01', clientId, siteId }) });
@@ -51,6 +54,8 @@ describe('null for a field of a request body', () => {
     const task = () => ({ name: unique('task'), agent: String(ids.agent), script: ids.script, schedule: '0 3 * * *' });
     ids.task = (await t.http.post('/api/v3/tasks/').set(admin).send(task()).expect(201)).body.id;
     ids.operator = await createOperator(t, 'null-fields@ops.test', 'technician');
+    const channel = () => ({ name: unique('channel'), type: 'webhook', url: 'http://127.0.0.1:9/hook', min_severity: 'info', events: ['alert.created'] });
+    ids.notification = (await t.http.post('/api/v3/notifications/').set(admin).send(channel()).expect(201)).body.id;
     const named = (what: string) => () => ({ name: unique(what) });
     const none = () => ({});
     valid = {
@@ -74,6 +79,8 @@ describe('null for a field of a request body', () => {
       'POST /api/v3/auth/login': () => ({ email: 'null-fields@ops.test', password: OPERATOR_PASSWORD }),
       'POST /api/v3/operators': () => ({ email: `op${++n}@ops.test`, password: 'long enough pw', role: 'viewer' }),
       'PATCH /api/v3/operators/{id}': none,
+      'POST /api/v3/notifications': channel,
+      'PATCH /api/v3/notifications/{id}': none,
     };
   });
   afterAll(async () => {
