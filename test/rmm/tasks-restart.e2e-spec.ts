@@ -128,7 +128,12 @@ describe('a task due while the server was down', () => {
     const run = await until('the run to be recorded', async () => (await runsOf(t)).find((r) => new Date(r.started_at).getTime() === t0 + 2 * HOUR && r.status !== 'running'), 20_000);
     expect(run).toMatchObject({ status: 'agent_offline', retcode: null, script_run: null });
     expect(new Date(run.due_at).getTime()).toBeLessThan(t0 + 2 * HOUR);
-    expect((await alertsOf(t)).map((a) => [a.message, a.resolved])).toEqual([[expect.stringMatching(/^Task "Hourly inventory" could not run: the agent was not connected at /), false]]);
+    // (the task_failure alert is raised just after the run's end is written)
+    const alerts = await until('the task_failure alert', async () => {
+      const all = await alertsOf(t);
+      return all.length > 0 ? all : undefined;
+    });
+    expect(alerts.map((a) => [a.message, a.resolved])).toEqual([[expect.stringMatching(/^Task "Hourly inventory" could not run: the agent was not connected at /), false]]);
   });
 
   it('a server stopped while a run waits for its agent records the run interrupted, and stops', async () => {

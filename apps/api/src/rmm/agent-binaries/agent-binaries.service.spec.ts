@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -26,7 +26,10 @@ function writeBinary(dir: string, target: AgentTarget, version: string, bytes: B
     /* none yet */
   }
   manifest.targets[target] = { file, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), gzip: { file: `${file}.gz`, size: gz.length } };
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  // Replaced in one rename, as the build script does: a concurrent reader (another target's find()) never sees
+  // a half-written manifest.
+  writeFileSync(join(dir, 'manifest.json.tmp'), JSON.stringify(manifest));
+  renameSync(join(dir, 'manifest.json.tmp'), join(dir, 'manifest.json'));
 }
 
 /** A builder that writes a binary as the build script would, counting its builds; or fails when told. */
