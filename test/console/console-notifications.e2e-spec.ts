@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ROOT } from '../utils/processes';
+import { ROOT, run } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { until } from '../utils/wait';
@@ -21,6 +22,8 @@ const SHOTS = process.env.CONSOLE_SCREENSHOTS;
 const ADMIN_KEY = 'console-notify-e2e-admin-key-0123456789';
 const PASSWORD = 'correct horse battery staple';
 const OFFLINE_HOSTNAME = 'AWAY-LAPTOP-07';
+const RETURNING_HOSTNAME = 'console-notify-back-01';
+const AGENT_JS = join(ROOT, 'dist/agent/rmm-agent.js');
 const SECRET = 'the-webhook-secret-5f1d0c';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -46,6 +49,9 @@ if (!CHROMIUM) {
     const received: Received[] = [];
     let offlineAgentId: number;
     let scriptId: number;
+    let work: string;
+    let agent: ChildProcess | undefined;
+    let agentOutput = '';
     const admin = { 'X-API-KEY': ADMIN_KEY };
     const contexts: BrowserContext[] = [];
     const cspViolations: string[] = [];
@@ -98,6 +104,7 @@ if (!CHROMIUM) {
       receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/rmm-hook`;
 
       t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN_KEY, RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_NOTIFY_ALLOW_PRIVATE: 'true' });
+      work = mkdtempSync(join(tmpdir(), 'rmm-console-notify-e2e-'));
       if (SHOTS) mkdirSync(SHOTS, { recursive: true });
       for (const [email, role] of [
         [accounts.admin, 'admin'],
@@ -120,7 +127,13 @@ if (!CHROMIUM) {
     afterAll(async () => {
       for (const c of contexts) await c.close().catch(() => undefined);
       await browser?.close();
+      if (agent && agent.exitCode === null && agent.signalCode === null) {
+        const exited = new Promise((r) => agent!.once('exit', r));
+        agent.kill('SIGKILL');
+        await exited;
+      }
       await t?.close();
+      if (work) rmSync(work, { recursive: true, force: true });
       if (receiver) await new Promise((r) => receiver.close(r));
     });
 
@@ -288,6 +301,39 @@ if (!CHROMIUM) {
       await expect(tech.getByRole('button', { name: /Cancel queued run/ }).count()).resolves.toBe(0);
     }, 60_000);
 
+    it('runs a run queued from the page when its (real) agent comes back, streaming its output into the same panel', async () => {
+      // An enrolled agent whose process is not running: offline.
+      const prefix = join(work, 'agent');
+      const env = { ...process.env, RMM_AGENT_HOSTNAME: RETURNING_HOSTNAME };
+      const d = await t.http
+        .post('/api/v3/agents/deployments/')
+        .set(admin)
+        .send({ client: t.server.runtime.rmmDefaultClientId, site: t.server.runtime.rmmDefaultSiteId });
+      expect(d.status).toBe(201);
+      const reg = await run([AGENT_JS, 'register', '--server', t.url, '--token', d.body.uuid, '--prefix', prefix], env, 30_000);
+      expect(reg.code).toBe(0);
+      const agentId = reg.stdout.trim();
+      const hello = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'Say hello', shell: 'bash', body: 'echo "back again"', default_timeout: 30 });
+      expect(hello.status).toBe(201);
+
+      await tech.goto(`${t.url}/app/agents/${agentId}`);
+      await tech.getByRole('heading', { name: RETURNING_HOSTNAME, level: 1 }).waitFor();
+      await tech.getByRole('button', { name: 'Run script' }).click();
+      await tech.getByLabel('Script', { exact: true }).selectOption({ label: 'Say hello (bash)' });
+      await tech.getByRole('button', { name: 'Queue until the agent is back' }).click();
+      const result = tech.getByRole('status').filter({ hasText: /Queued|Running|Return code|Timed out/ });
+      await until('the run shown queued', async () => (await result.innerText().catch(() => '')) === 'Queued: it runs when the agent is back');
+
+      agent = spawn(process.execPath, [AGENT_JS, 'run', '--prefix', prefix], { env, cwd: ROOT });
+      agent.stdout!.on('data', (c) => (agentOutput += c));
+      agent.stderr!.on('data', (c) => (agentOutput += c));
+      await until(`the queued run's end in the panel\n${agentOutput}`, async () => (await result.innerText()).startsWith('Return code'), 30_000);
+      expect(await result.innerText()).toMatch(/^Return code 0 · \d+\.\d{3} s$/);
+      await expect(tech.getByRole('log', { name: 'Script output' }).innerText()).resolves.toBe('back again\n');
+      await expect(tech.getByRole('button', { name: /Cancel queued run/ }).count()).resolves.toBe(0);
+      await shot(tech, 'notify-05-queued-run-ran');
+    }, 90_000);
+
     it('has no serious or critical accessibility violation and no CSP violation on the new views, at 1280×800 and 390×844', async () => {
       const { AxeBuilder } = await import('@axe-core/playwright');
       const found: string[] = [];
@@ -310,7 +356,7 @@ if (!CHROMIUM) {
         await channelRow(p, 'On-call hook').getByRole('button', { name: 'Send test to On-call hook' }).click();
         await p.getByRole('status').filter({ hasText: 'Test of On-call hook' }).waitFor();
         await check(p, '/app/notifications (deliveries, test outcome)', viewport.width);
-        if (viewport === PHONE) await shot(p, 'notify-05-phone');
+        if (viewport === PHONE) await shot(p, 'notify-06-phone');
         // The agent page's Run script panel offering the queue.
         await p.goto(`${t.url}/app/agents/${offlineAgentId}`);
         await p.getByRole('button', { name: 'Run script' }).click();
