@@ -400,7 +400,7 @@ if (!CHROMIUM) {
 
     it('has no serious or critical accessibility violation and no CSP violation on any page, at 1280×800 and at 390×844', async () => {
       const { AxeBuilder } = await import('@axe-core/playwright');
-      const pages = ['agents', `agents/${agentId}`, 'alerts', 'deployments', 'scripts', `scripts/${scriptId}`, 'scripts/new', 'clients', 'api-keys', 'operators', 'audit'];
+      const pages = ['agents', `agents/${agentId}`, 'alerts', 'deployments', 'scripts', `scripts/${scriptId}`, 'scripts/new', 'clients', 'notifications', 'api-keys', 'operators', 'audit'];
       const found: string[] = [];
       for (const viewport of [DESKTOP, PHONE]) {
         const p = await newPage(viewport);

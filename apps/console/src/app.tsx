@@ -14,6 +14,7 @@ import { ClientsPage } from './pages/clients';
 
 // Pages only some operators open are separate chunks; the script editor's page loads CodeMirror on its own.
 const ScriptPage = lazy(() => import('./pages/script'));
+const NotificationsPage = lazy(() => import('./pages/notifications'));
 const ApiKeysPage = lazy(() => import('./pages/api-keys'));
 const OperatorsPage = lazy(() => import('./pages/operators'));
 const AuditPage = lazy(() => import('./pages/audit'));
@@ -52,7 +53,7 @@ export function App() {
 }
 
 function Routes() {
-  const { isAdmin } = useSession();
+  const { isAdmin, can } = useSession();
   return (
     <Switch>
       <Route path="/">
@@ -65,6 +66,7 @@ function Routes() {
       <Route path="/scripts" component={ScriptsPage} />
       <Route path="/scripts/:id">{(p) => <ScriptPage id={p.id} />}</Route>
       <Route path="/clients" component={ClientsPage} />
+      {can('notifications:read') && <Route path="/notifications" component={NotificationsPage} />}
       {isAdmin && <Route path="/api-keys" component={ApiKeysPage} />}
       {isAdmin && <Route path="/operators" component={OperatorsPage} />}
       {isAdmin && <Route path="/audit" component={AuditPage} />}

@@ -1,5 +1,21 @@
 /** The management API's objects as the console reads them (docs/api.md; Swagger UI at /docs has every field). */
-import { API_KEY_SCOPES, type AgentStatus, type ApiKeyScope, ARCHES, OPERATOR_ROLES, type OperatorRole, type Platform, type Shell } from '../../../../libs/entities/src/enums';
+import {
+  ALERT_SEVERITIES,
+  API_KEY_SCOPES,
+  type AgentStatus,
+  type AlertSeverity,
+  type ApiKeyScope,
+  ARCHES,
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_TYPES,
+  type NotificationDeliveryStatus,
+  type NotificationEvent,
+  type NotificationType,
+  OPERATOR_ROLES,
+  type OperatorRole,
+  type Platform,
+  type Shell,
+} from '../../../../libs/entities/src/enums';
 
 // The server's own enumerations (one list for both: a scope or role added there appears here).
 export type { AgentStatus, Platform, Shell };
@@ -10,6 +26,10 @@ export const SHELLS: Shell[] = ['bash', 'python', 'powershell', 'cmd'];
 export const ROLES: readonly Role[] = OPERATOR_ROLES;
 export const SCOPES: readonly Scope[] = API_KEY_SCOPES;
 export { ARCHES };
+export type { AlertSeverity, NotificationDeliveryStatus, NotificationEvent, NotificationType };
+export const SEVERITIES: readonly AlertSeverity[] = ALERT_SEVERITIES;
+export const CHANNEL_TYPES: readonly NotificationType[] = NOTIFICATION_TYPES;
+export const CHANNEL_EVENTS: readonly NotificationEvent[] = NOTIFICATION_EVENTS;
 
 export interface Operator {
   id: number;
@@ -136,6 +156,8 @@ export interface ScriptRun {
   started_at: string | null;
   finished_at: string | null;
   error: string | null;
+  /** A queued run: until when it waits for the agent (docs/api.md, "Runs that wait for an offline agent"). */
+  expires_at?: string | null;
 }
 
 export interface Check {
@@ -221,6 +243,46 @@ export interface AuditEntry {
   status: number | null;
   outcome: string;
   request_id: string | null;
+}
+
+/** A notification channel (docs/notifications.md): the secret and header values are never answered. */
+export interface NotificationChannel {
+  id: number;
+  name: string;
+  type: NotificationType;
+  url: string | null;
+  to: string[];
+  has_secret: boolean;
+  header_names: string[];
+  min_severity: AlertSeverity;
+  events: NotificationEvent[];
+  /** [] = every client. */
+  clients: number[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationDelivery {
+  id: string;
+  event: string;
+  severity: AlertSeverity;
+  status: NotificationDeliveryStatus;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+}
+
+/** POST /notifications/{id}/test/: sent once, now. */
+export interface NotificationTestResult {
+  delivered: boolean;
+  status_code: number | null;
+  error: string | null;
+  delivery: NotificationDelivery;
 }
 
 /** One message of the events WebSockets (/rmm/{agent_id}/, /rmm/fleet/): docs/events.md. */

@@ -19,10 +19,10 @@ export function Loading({ what }: { what: string }) {
   return <p aria-busy="true">Loading {what}…</p>;
 }
 
-/** A section with its heading as its accessible name. */
+/** A section with its heading as its accessible name; `id` is the section's own (a button's aria-controls names it). */
 export function Section({ id, title, children, actions }: { id: string; title: string; children: ReactNode; actions?: ReactNode }) {
   return (
-    <section aria-labelledby={`${id}-h`} className="panel">
+    <section id={id} aria-labelledby={`${id}-h`} className="panel">
       <div className="section-head">
         <h2 id={`${id}-h`}>{title}</h2>
         {actions}

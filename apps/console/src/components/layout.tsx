@@ -16,6 +16,7 @@ const NAV: NavItem[] = [
   { href: '/deployments', label: 'Deployments', needs: 'deployments:read' },
   { href: '/scripts', label: 'Scripts', needs: 'scripts:read' },
   { href: '/clients', label: 'Clients', needs: 'clients:read' },
+  { href: '/notifications', label: 'Notifications', needs: 'notifications:read' },
   { href: '/api-keys', label: 'API keys', needs: 'admin-only' },
   { href: '/operators', label: 'Operators', needs: 'admin-only' },
   { href: '/audit', label: 'Audit', needs: 'admin-only' },

@@ -44,7 +44,7 @@ export function AgentPage({ id }: { id: string }) {
         {a.site ? ` / ${a.site.name}` : ''} · last seen {ago(a.last_seen, now)}
         {live.state !== 'open' ? ' · live updates reconnecting…' : ''}
       </p>
-      {running && can('scripts:run') && <RunScriptPanel agentId={id} live={live} />}
+      {running && can('scripts:run') && <RunScriptPanel agentId={id} live={live} offline={a.status !== 'online'} />}
       <div className="grid-2">
         <Section id="facts" title="Facts">
           <dl className="facts">

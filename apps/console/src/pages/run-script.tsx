@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, errorText, get } from '../api/http';
+import { api, ApiError, errorText, get } from '../api/http';
 import type { AgentLive } from '../api/agent-live';
 import { useScripts } from '../api/queries';
 import type { LiveEvent, ScriptRun } from '../api/types';
@@ -17,6 +17,10 @@ interface RunView {
   chunks: Chunk[];
   finished: { retcode: number | null; executionTime: number | null; timedOut: boolean } | null;
   error: string | null;
+  /** Queued for an offline agent (runscript `queue: true`): waiting until it connects, unless cancelled or expired first. */
+  queued?: boolean;
+  /** A queued run that ended without being sent: cancelled or expired. */
+  dropped?: 'cancelled' | 'expired';
 }
 
 /**
@@ -24,8 +28,13 @@ interface RunView {
  * answer is its id at once) and its output arrives as script.output events on the agent's WebSocket, shown as
  * they come; script.finished gives the return code and time. Events heard before the run's id is known are kept
  * and matched to it. Should the socket miss the end, the run is read from the REST API every few seconds.
+ *
+ * An agent that is not connected (`offline`, or a Run the server refused with 409 because the agent just went
+ * away) is offered "Queue until the agent is back" instead: the same run with `queue: true`, which waits (a day)
+ * for the agent and is then sent, and can be cancelled while it waits (docs/api.md, "Runs that wait for an
+ * offline agent"). Once the agent connects, the queued run's output streams in as a run started at once.
  */
-export function RunScriptPanel({ agentId, live }: { agentId: string; live: AgentLive }) {
+export function RunScriptPanel({ agentId, live, offline = false }: { agentId: string; live: AgentLive; offline?: boolean }) {
   const qc = useQueryClient();
   const scripts = useScripts();
   const [scriptId, setScriptId] = useState('');
@@ -33,6 +42,10 @@ export function RunScriptPanel({ agentId, live }: { agentId: string; live: Agent
   const [timeout, setTimeoutS] = useState('');
   const [run, setRun] = useState<RunView | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The last Run was refused because the agent is not connected (its status in the page may lag behind). */
+  const [refusedOffline, setRefusedOffline] = useState(false);
+  const [cancelError, setCancelError] = useState<string | null>(null);
+  const queueMode = offline || refusedOffline;
   /** Every script event heard since Run was pressed, by run id (the answer with the id may come after them). */
   const heard = useRef(new Map<number, LiveEvent[]>());
   const current = useRef<number | null>(null);
@@ -46,7 +59,8 @@ export function RunScriptPanel({ agentId, live }: { agentId: string; live: Agent
         if (!e.event.startsWith('script.')) return;
         const runId = Number(e.data?.run_id);
         if (!Number.isInteger(runId)) return;
-        if (current.current === runId) setRun((r) => (r && r.id === runId ? applyEvent(r, e) : r));
+        // (script.queued only says what the answer said; any other event of the run means the agent has it.)
+        if (current.current === runId) setRun((r) => (r && r.id === runId ? { ...applyEvent(r, e), queued: r.queued && e.event === 'script.queued' } : r));
         else if (current.current === null) {
           const list = heard.current.get(runId) ?? [];
           list.push(e);
@@ -64,8 +78,10 @@ export function RunScriptPanel({ agentId, live }: { agentId: string; live: Agent
       get<ScriptRun>(`/agents/${encodeURIComponent(agentId)}/runs/${id}/`)
         .then((r) => {
           if (r.status === 'running' || r.status === 'pending') return;
+          if (r.status === 'queued') return;
           setRun((v) => {
             if (!v || v.id !== id || v.finished) return v;
+            if (r.status === 'cancelled' || r.status === 'expired') return { ...v, queued: false, dropped: r.status };
             const text = `${r.stdout}${r.stderr}`;
             const streamed = v.chunks.map((c) => c.chunk).join('');
             return {
@@ -84,26 +100,43 @@ export function RunScriptPanel({ agentId, live }: { agentId: string; live: Agent
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!selected) return;
+    const queue = queueMode;
     setBusy(true);
+    setCancelError(null);
     heard.current = new Map();
     current.current = null;
     setRun({ id: null, chunks: [], finished: null, error: null });
-    const body: Record<string, unknown> = { script: selected.id, output: 'forget' };
+    const body: Record<string, unknown> = { script: selected.id, output: 'forget', ...(queue ? { queue: true } : {}) };
     const argList = splitArgs(args);
     if (args.trim() !== '') body.args = argList;
     if (timeout.trim() !== '') body.timeout = Number(timeout);
     try {
-      const res = await api<{ id: number }>('POST', `/agents/${encodeURIComponent(agentId)}/runscript/`, body);
+      const res = await api<{ id: number; status?: string }>('POST', `/agents/${encodeURIComponent(agentId)}/runscript/`, body);
       current.current = res.id;
-      let view: RunView = { id: res.id, chunks: [], finished: null, error: null };
+      setRefusedOffline(false);
+      let view: RunView = { id: res.id, chunks: [], finished: null, error: null, queued: res.status === 'queued' };
       for (const ev of heard.current.get(res.id) ?? []) view = applyEvent(view, ev);
       heard.current = new Map();
       setRun(view);
       void qc.invalidateQueries({ queryKey: ['agent-runs', agentId] });
     } catch (err) {
+      if (!queue && err instanceof ApiError && err.status === 409) setRefusedOffline(true);
       setRun({ id: null, chunks: [], finished: null, error: errorText(err) });
     } finally {
       setBusy(false);
+    }
+  };
+
+  const cancel = async () => {
+    if (!run || run.id === null) return;
+    const id = run.id;
+    setCancelError(null);
+    try {
+      await api<ScriptRun>('DELETE', `/agents/${encodeURIComponent(agentId)}/runs/${id}/`);
+      setRun((v) => (v && v.id === id ? { ...v, queued: false, dropped: 'cancelled' } : v));
+      void qc.invalidateQueries({ queryKey: ['agent-runs', agentId] });
+    } catch (err) {
+      setCancelError(errorText(err));
     }
   };
 
@@ -141,9 +174,15 @@ export function RunScriptPanel({ agentId, live }: { agentId: string; live: Agent
           <input id={`${ids}-timeout`} type="number" min={1} max={300} value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
         </div>
         <button type="submit" disabled={!selected || busy} aria-busy={busy}>
-          Run
+          {queueMode ? 'Queue until the agent is back' : 'Run'}
         </button>
       </form>
+      {queueMode && (
+        <p className="muted small">
+          The agent is not connected: the run waits for it (a day at most) and runs when it is back. Its output is then shown here, and kept in the run
+          history.
+        </p>
+      )}
       {run && (
         <div className="run-output">
           <h3>{run.id !== null ? `Run ${run.id}` : 'Starting…'}</h3>
@@ -155,14 +194,32 @@ export function RunScriptPanel({ agentId, live }: { agentId: string; live: Agent
           <pre className="output" role="log" aria-label="Script output" data-run-id={run.id ?? undefined}>
             {output}
           </pre>
+          {run.queued && run.id !== null && (
+            <div className="actions">
+              <button type="button" className="small contrast outline" onClick={() => void cancel()}>
+                Cancel<span className="visually-hidden"> queued run {run.id}</span>
+              </button>
+            </div>
+          )}
+          {cancelError && (
+            <p role="alert" className="error">
+              {cancelError}
+            </p>
+          )}
           <p className="run-result" role="status">
-            {run.finished
-              ? run.finished.timedOut
-                ? `Timed out${run.finished.executionTime !== null ? ` after ${run.finished.executionTime.toFixed(3)} s` : ''}`
-                : `Return code ${run.finished.retcode ?? '—'} · ${run.finished.executionTime !== null ? `${run.finished.executionTime.toFixed(3)} s` : 'no time'}`
-              : run.id !== null && !run.error
-                ? 'Running…'
-                : ''}
+            {run.dropped === 'cancelled'
+              ? 'Cancelled: it will not run'
+              : run.dropped === 'expired'
+                ? 'Expired: the agent did not come back in time'
+                : run.queued
+                  ? 'Queued: it runs when the agent is back'
+                  : run.finished
+                    ? run.finished.timedOut
+                      ? `Timed out${run.finished.executionTime !== null ? ` after ${run.finished.executionTime.toFixed(3)} s` : ''}`
+                      : `Return code ${run.finished.retcode ?? '—'} · ${run.finished.executionTime !== null ? `${run.finished.executionTime.toFixed(3)} s` : 'no time'}`
+                    : run.id !== null && !run.error
+                      ? 'Running…'
+                      : ''}
           </p>
         </div>
       )}
