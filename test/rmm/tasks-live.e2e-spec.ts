@@ -214,7 +214,11 @@ describe('tasks that fire (a real agent, several instances on one database)', ()
 
       expect((await a.http.patch(`/api/v3/tasks/${task.id}/`).set(admin).send({ script: passing })).status).toBe(200);
       await until('a succeeded run', async () => (await runsOf(a, task.id)).some((r) => r.status === 'succeeded'), 20_000);
-      const gone = (await a.http.get(`/api/v3/alerts/${open[0].id}/`).set(admin)).body;
+      // (the alert is resolved just after the run's end is written)
+      const gone = await until('the task_failure alert resolved', async () => {
+        const alert = (await a.http.get(`/api/v3/alerts/${open[0].id}/`).set(admin)).body;
+        return alert.resolved ? alert : undefined;
+      });
       expect(gone).toMatchObject({ id: open[0].id, resolved: true, resolved_by: 'system', resolved_at: expect.any(String) });
       expect(resolved.filter((e) => e.alert.id === open[0].id)).toHaveLength(1);
       expect((await a.http.get(`/api/v3/tasks/${task.id}/`).set(admin)).body.last_retcode).toBe(0);

@@ -1,4 +1,6 @@
 import { TransactionHost } from '../../../apps/api/src/database/transaction-host';
+import { sql } from '../../utils/sql';
+import { until } from '../../utils/wait';
 import { createMediumContext, MediumContext } from '../medium.harness';
 
 /**
@@ -104,5 +106,32 @@ describe('TransactionHost.rows and exec on PostgreSQL', () => {
       }),
     ).rejects.toThrow('undo');
     expect(await tx.rows(`SELECT id FROM tx_shapes ORDER BY id`)).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+
+  it('afterCommit: after the commit, in order, with the change visible to another connection; never after a rollback; at once outside a transaction', async () => {
+    const heard: string[] = [];
+    const seenFromOutside: number[][] = [];
+    // (another connection: what a listener of the announcement would read)
+    const outside = async (): Promise<number[]> => (await sql<{ id: number }>(ctx.db.url, `SELECT id FROM tx_shapes WHERE id = 7`)).map((r) => r.id);
+    await tx.run(async () => {
+      await tx.exec(`INSERT INTO tx_shapes (id, name) VALUES (7, 'seven')`);
+      tx.afterCommit(() => heard.push('first'));
+      // a nested run joins: its hook waits for the outer commit too
+      await tx.run(async () => tx.afterCommit(() => heard.push('nested')));
+      tx.afterCommit(() => void outside().then((ids) => seenFromOutside.push(ids)));
+      expect(heard).toEqual([]);
+    });
+    expect(heard).toEqual(['first', 'nested']);
+    await until('the read from outside', async () => seenFromOutside.length === 1);
+    expect(seenFromOutside).toEqual([[7]]);
+
+    await expect(
+      tx.run(async () => {
+        tx.afterCommit(() => heard.push('rolled back'));
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    tx.afterCommit(() => heard.push('no transaction'));
+    expect(heard).toEqual(['first', 'nested', 'no transaction']);
   });
 });

@@ -1,4 +1,4 @@
-import { Global, Injectable, Module } from '@nestjs/common';
+import { Global, Injectable, Logger, Module } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryResult, Repository } from 'typeorm';
@@ -12,15 +12,22 @@ import type { Pool } from 'pg';
  * AsyncLocalStorage, and every repository call made inside it, however deep, joins it through
  * `tx.repo(Entity)` / `tx.rows()` / `tx.exec()`. Outside `run` they use the pool. A nested `run` joins the outer one.
  */
+/** The transaction running in an async context: its manager, and what waits for its commit. */
+interface TransactionContext {
+  em: EntityManager;
+  afterCommit: Array<() => void>;
+}
+
 @Injectable()
 export class TransactionHost {
-  private readonly current = new AsyncLocalStorage<EntityManager>();
+  private readonly current = new AsyncLocalStorage<TransactionContext>();
+  private readonly logger = new Logger('database');
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The manager of the transaction running in this async context, else the pool's. */
   get manager(): EntityManager {
-    return this.current.getStore() ?? this.dataSource.manager;
+    return this.current.getStore()?.em ?? this.dataSource.manager;
   }
 
   get inTransaction(): boolean {
@@ -56,7 +63,7 @@ export class TransactionHost {
    * surfaces read both.
    */
   private async execute(sql: string, params: readonly unknown[]): Promise<{ rows: unknown[]; rowCount: number }> {
-    const em = this.current.getStore();
+    const em = this.current.getStore()?.em;
     if (em) {
       // (dataSource.transaction's manager is bound to the transaction's query runner.)
       const result: QueryResult = await em.queryRunner!.query(sql, params as unknown[], true);
@@ -72,10 +79,30 @@ export class TransactionHost {
   }
 
   /** Runs `work` in one transaction (committed when it resolves, rolled back when it throws). */
-  run<T>(work: () => Promise<T>, isolation?: IsolationLevel): Promise<T> {
+  async run<T>(work: () => Promise<T>, isolation?: IsolationLevel): Promise<T> {
     if (this.current.getStore()) return work();
-    const inTx = (em: EntityManager): Promise<T> => this.current.run(em, work);
-    return isolation ? this.dataSource.transaction(isolation, inTx) : this.dataSource.transaction(inTx);
+    const afterCommit: Array<() => void> = [];
+    const inTx = (em: EntityManager): Promise<T> => this.current.run({ em, afterCommit }, work);
+    const result = await (isolation ? this.dataSource.transaction(isolation, inTx) : this.dataSource.transaction(inTx));
+    for (const fn of afterCommit) {
+      try {
+        fn();
+      } catch (err) {
+        this.logger.error(`after-commit work failed: ${(err as Error).message}`);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Runs `fn` once the transaction of this async context has committed, in the order given (never when it rolls
+   * back); at once outside a transaction. For announcing a change (an event) that a nested service call makes
+   * inside a caller's transaction: nobody hears of it before it is there to be read.
+   */
+  afterCommit(fn: () => void): void {
+    const context = this.current.getStore();
+    if (context) context.afterCommit.push(fn);
+    else fn();
   }
 }
 

@@ -229,15 +229,17 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
    * and opens the task's task_failure alert (`reason` given: the run failed) or resolves it (succeeded).
    */
   private async finish(run: Pick<ClaimedRun, 'runId' | 'taskId' | 'taskName' | 'agentId'>, outcome: TaskRunOutcome, reason?: string, alert = true): Promise<void> {
-    // The run's task.run notification (a run that did not succeed) is written with its end, in one transaction.
+    // The run's end, its task.run notification (a run that did not succeed) and its task_failure alert (opened or
+    // resolved) in one transaction: a run is never seen ended without its alert. task.run, then the alert's
+    // event, are announced once it has committed.
     const closed = await this.tx.run(async () => {
-      const done = await this.repo.finish(run.runId, outcome, reason ?? null);
-      if (done && outcome.status !== 'succeeded') await this.outbox.failedRuns([run.runId]);
-      return done;
+      if (!(await this.repo.finish(run.runId, outcome, reason ?? null))) return false;
+      if (outcome.status !== 'succeeded') await this.outbox.failedRuns([run.runId]);
+      this.tx.afterCommit(() => this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: outcome.status, retcode: outcome.retcode }));
+      if (alert) await this.alertOn(run, outcome.status, reason);
+      return true;
     });
     if (!closed) return;
-    this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: outcome.status, retcode: outcome.retcode });
-    if (alert) await this.alertOn(run, outcome.status, reason);
     await this.repo.prune(run.taskId).catch((err: Error) => this.logger.warn(`task ${run.taskId} runs not pruned: ${err.message}`));
   }
 
@@ -257,14 +259,13 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
 
   /** Runs left `running` by a server that died are closed as interrupted (and alert like any failed run). */
   private async sweep(): Promise<void> {
-    const swept = await this.tx.run(async () => {
+    await this.tx.run(async () => {
       const runs = await this.repo.interruptStale(this.clock.now(), this.config.agentOfflineAfterSeconds);
       await this.outbox.failedRuns(runs.map((r) => r.runId));
-      return runs;
+      for (const run of runs) {
+        this.tx.afterCommit(() => this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'interrupted', retcode: null }));
+        await this.alertOn(run, 'interrupted', 'the server carrying it stopped mid-run');
+      }
     });
-    for (const run of swept) {
-      this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'interrupted', retcode: null });
-      await this.alertOn(run, 'interrupted', 'the server carrying it stopped mid-run');
-    }
   }
 }
