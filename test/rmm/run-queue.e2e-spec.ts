@@ -1,16 +1,13 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventMessage, Subscriber } from '../utils/events-subscriber';
 import { AgentWireMessage, FakeAgent } from '../utils/fake-agent';
-import { cleanEnv, ROOT, run } from '../utils/processes';
+import { AGENT_JS, AgentProcess, cleanEnv, run } from '../utils/processes';
 import { Answer, apiClient, enrollAgent, ServerProcess, startServerProcess } from '../utils/server-process';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
 import { sleep, until } from '../utils/wait';
 
-/** The reference agent, bundled by the test global setup. */
-const AGENT_JS = join(ROOT, 'dist/agent/rmm-agent.js');
 const ADMIN = 'run-queue-admin-key-0123456789abcdef';
 const HOSTNAME = 'run-queue-01';
 const DAY = 86_400;
@@ -51,8 +48,7 @@ describe('the offline command queue (a real agent, the real server as a process)
   let port: number;
   let work: string;
   let agentId: string;
-  let agent: ChildProcess | undefined;
-  let agentOutput = '';
+  let agent: AgentProcess | undefined;
   let sub: Subscriber | undefined;
   let api: (method: string, path: string, body?: unknown) => Promise<Answer>;
   const scripts: Record<string, number> = {};
@@ -69,16 +65,11 @@ describe('the offline command queue (a real agent, the real server as a process)
     server = undefined;
   };
   const startAgent = (): void => {
-    agent = spawn(process.execPath, [AGENT_JS, 'run', '--prefix', join(work, 'agent')], { env: { ...cleanEnv(), RMM_AGENT_HOSTNAME: HOSTNAME }, cwd: ROOT });
-    agent.stdout!.on('data', (c) => (agentOutput += c));
-    agent.stderr!.on('data', (c) => (agentOutput += c));
+    agent ??= new AgentProcess(join(work, 'agent'), { ...cleanEnv(), RMM_AGENT_HOSTNAME: HOSTNAME });
+    agent.start();
   };
-  const stopAgent = async (): Promise<void> => {
-    if (!agent || agent.exitCode !== null || agent.signalCode !== null) return;
-    const exited = new Promise((r) => agent!.once('close', r));
-    agent.kill('SIGKILL');
-    await exited;
-  };
+  const stopAgent = async (): Promise<void> => agent?.stop();
+  const agentOutput = (): string => agent?.output ?? '';
   const status = async (): Promise<string> => (await api('GET', `/api/v3/agents/${agentId}/`)).body.status;
   const agentOffline = async (): Promise<void> => {
     await stopAgent();
@@ -86,7 +77,7 @@ describe('the offline command queue (a real agent, the real server as a process)
   };
   const agentOnline = async (): Promise<void> => {
     startAgent();
-    await until(`the agent online\n${agentOutput}`, async () => (await status()) === 'online', 20_000);
+    await until(`the agent online\n${agentOutput()}`, async () => (await status()) === 'online', 20_000);
   };
   const subscribe = async (): Promise<Subscriber> => {
     sub?.ws.terminate();
@@ -110,7 +101,7 @@ describe('the offline command queue (a real agent, the real server as a process)
     return res.body as Run[];
   };
   const ended = (id: number, timeoutMs = 30_000): Promise<Run> =>
-    until(`run ${id} to end\n${agentOutput.slice(-2000)}`, async () => {
+    until(`run ${id} to end\n${agentOutput().slice(-2000)}`, async () => {
       const r = await getRun(id);
       return r.status !== 'queued' && r.status !== 'running' ? r : undefined;
     }, timeoutMs);

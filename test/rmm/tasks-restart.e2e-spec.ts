@@ -1,15 +1,12 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FixedClock } from '../../apps/api/src/common/clock';
-import { ROOT, run } from '../utils/processes';
+import { AGENT_JS, AgentProcess, run } from '../utils/processes';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
 import { sleep, until } from '../utils/wait';
 
-/** The reference agent, bundled by the test global setup. */
-const AGENT_JS = join(ROOT, 'dist/agent/rmm-agent.js');
 const ADMIN = 'tasks-restart-admin-key-0123456789abcdef';
 const HOUR = 60 * 60 * 1000;
 
@@ -26,8 +23,7 @@ describe('a task due while the server was down', () => {
   let work: string;
   let port: number;
   let agentId: string;
-  let agent: ChildProcess | undefined;
-  let agentOutput = '';
+  let agent: AgentProcess | undefined;
   let taskId: number;
   let live: TestApp | undefined;
   const t0 = Date.now();
@@ -53,16 +49,11 @@ describe('a task due while the server was down', () => {
     live = undefined;
   };
   const startAgent = (): void => {
-    agent = spawn(process.execPath, [AGENT_JS, 'run', '--prefix', join(work, 'agent')], { env: { ...process.env, RMM_AGENT_HOSTNAME: 'tasks-restart-01' }, cwd: ROOT });
-    agent.stdout!.on('data', (c) => (agentOutput += c));
-    agent.stderr!.on('data', (c) => (agentOutput += c));
+    agent ??= new AgentProcess(join(work, 'agent'), { ...process.env, RMM_AGENT_HOSTNAME: 'tasks-restart-01' });
+    agent.start();
   };
-  const stopAgent = async (): Promise<void> => {
-    if (!agent || agent.exitCode !== null || agent.signalCode !== null) return;
-    const exited = new Promise((r) => agent!.once('close', r));
-    agent.kill('SIGKILL');
-    await exited;
-  };
+  const stopAgent = async (): Promise<void> => agent?.stop();
+  const agentOutput = (): string => agent?.output ?? '';
   const status = async (t: TestApp): Promise<string> => (await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body.status;
   const runsOf = async (t: TestApp): Promise<TaskRun[]> => {
     const res = await t.http.get(`/api/v3/tasks/${taskId}/runs/`).set(admin);
@@ -86,7 +77,7 @@ describe('a task due while the server was down', () => {
     expect(reg).toMatchObject({ code: 0 });
     agentId = reg.stdout.trim();
     startAgent();
-    await until(`agent online\n${agentOutput}`, async () => (await status(first)) === 'online');
+    await until(`agent online\n${agentOutput()}`, async () => (await status(first)) === 'online');
     const script = await first.http.post('/api/v3/scripts/').set(admin).send({ name: 'tasks-restart-hello', shell: 'bash', body: 'echo "back on $(hostname)"', default_timeout: 20 });
     expect(script.status).toBe(201);
     const task = await first.http.post('/api/v3/tasks/').set(admin).send({ name: 'Hourly inventory', agent: agentId, script: script.body.id, schedule: '*/2 * * * * *' });
@@ -117,7 +108,7 @@ describe('a task due while the server was down', () => {
     expect(new Date(waiting.due_at).getTime()).toBeLessThan(t0 + HOUR);
 
     startAgent(); // the agent reconnects, a few seconds after the start
-    const done = await until(`the run to finish\n${agentOutput}`, async () => (await runsOf(t)).find((r) => r.id === waiting.id && r.status !== 'running'), 30_000);
+    const done = await until(`the run to finish\n${agentOutput()}`, async () => (await runsOf(t)).find((r) => r.id === waiting.id && r.status !== 'running'), 30_000);
     expect(done).toMatchObject({ status: 'succeeded', retcode: 0, stdout: expect.stringMatching(/^back on /), script_run: expect.any(Number) });
     expect((await runsOf(t)).map((r) => r.status)).toEqual(['succeeded']); // the only run: the task was due once
     expect(await alertsOf(t)).toEqual([]);

@@ -129,3 +129,41 @@ export async function startMain(
     },
   };
 }
+
+/** The reference agent, bundled by the test global setup. */
+export const AGENT_JS = join(ROOT, 'dist/agent/rmm-agent.js');
+
+/**
+ * The reference agent run as a real process (`rmm-agent run --prefix DIR`), which a test starts, kills and
+ * starts again (an agent going away and coming back); its stdout and stderr are kept across its runs, for the
+ * messages of failed waits.
+ */
+export class AgentProcess {
+  private child?: ChildProcess;
+  private text = '';
+
+  constructor(
+    private readonly prefix: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** Everything it wrote, all runs together. */
+  get output(): string {
+    return this.text;
+  }
+
+  start(): void {
+    this.child = spawn(process.execPath, [AGENT_JS, 'run', '--prefix', this.prefix], { env: this.env, cwd: ROOT });
+    this.child.stdout!.on('data', (c) => (this.text += c));
+    this.child.stderr!.on('data', (c) => (this.text += c));
+  }
+
+  /** SIGKILL (a machine switched off), and waits until it is gone; nothing when it does not run. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const closed = new Promise((r) => child.once('close', r));
+    child.kill('SIGKILL');
+    await closed;
+  }
+}
