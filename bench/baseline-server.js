@@ -1,7 +1,7 @@
 'use strict';
 /**
  * The baseline: a bare Fastify 5 + pg server running THE SAME SQL as our agent endpoints (imported from the
- * built apps/api/src/rmm/agents/agents.sql.js) and answering the same JSON (the same row mappers), with the
+ * built apps/api/src/rmm/fleet/agents/agents.sql.js) and answering the same JSON (the same row mappers), with the
  * same pool size. No auth, no rate limit, no logging: what the database and Node alone cost.
  * Run: DATABASE_URL=… PORT=… node bench/baseline-server.js   (prints "listening <url>" when ready)
  */
@@ -9,7 +9,7 @@ const { join } = require('node:path');
 const Fastify = require('fastify');
 const { Pool } = require('pg');
 
-const dist = join(__dirname, '..', 'dist/apps/api/src/rmm/agents');
+const dist = join(__dirname, '..', 'dist/apps/api/src/rmm/fleet/agents');
 const sql = require(join(dist, 'agents.sql.js'));
 const { rowToAgentDto, rowToAgentDetailDto } = require(join(dist, 'agents.dto.js'));
 

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, wr
 import type { IncomingMessage } from 'node:http';
 import { hostname as osHostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentPresenceRepository } from '../../apps/api/src/rmm/agent-channel/agent-presence.repository';
-import { RmmEvents, RmmEventMap } from '../../apps/api/src/rmm/events/rmm-events';
+import { AgentPresenceRepository } from '../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
+import { RmmEvents, RmmEventMap } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { sql } from '../utils/sql';
 import { ROOT, run } from '../utils/processes';
 import { startTestApp, TestApp } from '../utils/test-app';

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
+import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { ROOT, run } from '../utils/processes';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

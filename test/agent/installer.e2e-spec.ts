@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, linkSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { FixedClock } from '../../apps/api/src/common/clock';
-import { AGENT_UPDATE_PUBLIC_KEY } from '../../apps/api/src/rmm/agent-binaries/agent-update-key';
+import { AGENT_UPDATE_PUBLIC_KEY } from '../../apps/api/src/rmm/fleet/agent-binaries/agent-update-key';
 import { fakeUname, linuxAmd64BinDir, manifestEntry, pathWithoutNode } from '../utils/agent-binaries';
 import { exec as execIn, Finished } from '../utils/processes';
 import { startTestApp, TestApp } from '../utils/test-app';

@@ -1,4 +1,4 @@
-import { AgentPresenceRepository } from '../../apps/api/src/rmm/agent-channel/agent-presence.repository';
+import { AgentPresenceRepository } from '../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
 import { createKey } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

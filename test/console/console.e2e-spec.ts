@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { totpCode } from '../../apps/api/src/rmm/operators/totp';
+import { totpCode } from '../../apps/api/src/rmm/access/operators/totp';
 import { CLI_JS, cleanEnv, ROOT, run } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { startTestApp, TestApp } from '../utils/test-app';

@@ -5,7 +5,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { createClient, SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { UsersService } from '../../apps/api/src/platform/users/users.service';
-import { ClientsService } from '../../apps/api/src/rmm/clients/clients.service';
+import { ClientsService } from '../../apps/api/src/rmm/tenancy/clients/clients.service';
 import { linuxAmd64BinDir } from '../utils/agent-binaries';
 import { cleanEnv, exec as execIn, Finished } from '../utils/processes';
 import { sql } from '../utils/sql';

@@ -1,7 +1,7 @@
 import { createClient, SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { UsersService } from '../../apps/api/src/platform/users/users.service';
-import { ClientsService } from '../../apps/api/src/rmm/clients/clients.service';
+import { ClientsService } from '../../apps/api/src/rmm/tenancy/clients/clients.service';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
 

@@ -2,7 +2,7 @@ import { createLogger } from '../../apps/api/src/common/logging/logger';
 import { loadConfig } from '../../apps/api/src/config/app-config';
 import { createServer } from '../../apps/api/src/server';
 import { Client } from 'pg';
-import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
+import { ApiKeysService } from '../../apps/api/src/rmm/access/api-keys/api-keys.service';
 import { ADMIN_ENV_KEY_NAME, FUNCTION_KEY_NAME, RmmBootstrap } from '../../apps/api/src/rmm/bootstrap/rmm-bootstrap.service';
 import { startTestApp, TestApp } from '../utils/test-app';
 

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { AgentGateway } from '../../apps/api/src/rmm/agent-channel/agent-gateway';
+import { AgentGateway } from '../../apps/api/src/rmm/fleet/agent-channel/agent-gateway';
 import { freePort } from '../utils/processes';
 import { createTenant } from '../utils/rmm-fixtures';
 import { startTestApp, TestApp } from '../utils/test-app';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, SECRET_VARIABLES } from '../../apps/api/src/config/app-config';
-import { AGENT_MESSAGES, COMMAND_ANSWERS, SERVER_MESSAGES } from '../../apps/api/src/rmm/agent-channel/agent-protocol';
+import { AGENT_MESSAGES, COMMAND_ANSWERS, SERVER_MESSAGES } from '../../apps/api/src/rmm/fleet/agent-channel/agent-protocol';
 import { toWire, WIRE_EVENTS, WireInput, WireEventName } from '../../apps/api/src/rmm/events/events-wire';
 import { section, tableRows } from '../utils/markdown';
 

@@ -1,4 +1,4 @@
-import { AgentPresenceRepository } from '../../apps/api/src/rmm/agent-channel/agent-presence.repository';
+import { AgentPresenceRepository } from '../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
 import { FakeAgent } from '../utils/fake-agent';
 import { createKey, createTenant } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
-import { AuditService } from '../../apps/api/src/rmm/audit/audit.service';
-import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
+import { AuditService } from '../../apps/api/src/rmm/access/audit/audit.service';
+import { ApiKeysService } from '../../apps/api/src/rmm/access/api-keys/api-keys.service';
 import { CLI_JS, cleanEnv, run } from '../utils/processes';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

@@ -10,11 +10,11 @@ import {
   SiteEntity,
   TaskEntity,
 } from '@app/entities';
-import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
-import { ChecksService } from '../../apps/api/src/rmm/checks/checks.service';
-import { ClientsService } from '../../apps/api/src/rmm/clients/clients.service';
-import { ScriptsService } from '../../apps/api/src/rmm/scripts/scripts.service';
-import { TasksService } from '../../apps/api/src/rmm/tasks/tasks.service';
+import { ApiKeysService } from '../../apps/api/src/rmm/access/api-keys/api-keys.service';
+import { ChecksService } from '../../apps/api/src/rmm/automation/checks/checks.service';
+import { ClientsService } from '../../apps/api/src/rmm/tenancy/clients/clients.service';
+import { ScriptsService } from '../../apps/api/src/rmm/automation/scripts/scripts.service';
+import { TasksService } from '../../apps/api/src/rmm/automation/tasks/tasks.service';
 import type { MediumContext } from './medium.harness';
 import { EVERY_CLIENT } from '../../apps/api/src/rmm/common/client-scope';
 

@@ -9,8 +9,8 @@ import { loadConfig } from '../../apps/api/src/config/app-config';
 import { RuntimeConfig } from '../../apps/api/src/config/runtime-config';
 import { dataSourceOptions } from '../../apps/api/src/database/data-source';
 import { TransactionModule } from '../../apps/api/src/database/transaction-host';
-import { AgentChannelModule } from '../../apps/api/src/rmm/agent-channel/agent-channel.module';
-import { ApiKeysModule } from '../../apps/api/src/rmm/api-keys/api-keys.module';
+import { AgentChannelModule } from '../../apps/api/src/rmm/fleet/agent-channel/agent-channel.module';
+import { ApiKeysModule } from '../../apps/api/src/rmm/access/api-keys/api-keys.module';
 import { RmmModule } from '../../apps/api/src/rmm/rmm.module';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
 

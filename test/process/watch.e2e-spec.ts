@@ -1,7 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
+import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { EventsHub } from '../../apps/api/src/rmm/events/events-hub';
 import { createKey, createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { freePort, ROOT, run } from '../utils/processes';

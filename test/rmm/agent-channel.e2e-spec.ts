@@ -1,10 +1,10 @@
 import WebSocket from 'ws';
 import { FakeAgent } from '../utils/fake-agent';
 import { FixedClock } from '../../apps/api/src/common/clock';
-import { AgentGateway } from '../../apps/api/src/rmm/agent-channel/agent-gateway';
-import { AgentPresenceRepository } from '../../apps/api/src/rmm/agent-channel/agent-presence.repository';
-import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
-import { ScriptRunsService } from '../../apps/api/src/rmm/script-runs/script-runs.service';
+import { AgentGateway } from '../../apps/api/src/rmm/fleet/agent-channel/agent-gateway';
+import { AgentPresenceRepository } from '../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
+import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
+import { ScriptRunsService } from '../../apps/api/src/rmm/automation/script-runs/script-runs.service';
 import { createTenant } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

@@ -1,7 +1,7 @@
 import { FixedClock } from '../../apps/api/src/common/clock';
 import { UsersService } from '../../apps/api/src/platform/users/users.service';
-import { EnrollmentSweep } from '../../apps/api/src/rmm/deployments/enrollment-sweep';
-import { RmmEventMap, RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
+import { EnrollmentSweep } from '../../apps/api/src/rmm/fleet/deployments/enrollment-sweep';
+import { RmmEventMap, RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { createTenant } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

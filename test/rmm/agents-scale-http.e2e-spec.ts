@@ -1,8 +1,8 @@
 import { FixedClock } from '../../apps/api/src/common/clock';
-import { AgentsService } from '../../apps/api/src/rmm/agents/agents.service';
-import { API_KEY_CACHE_TTL_MS } from '../../apps/api/src/rmm/api-keys/api-key-cache';
-import { toAgentDetailDto, toAgentDto } from '../../apps/api/src/rmm/agents/agents.dto';
-import { AGENT_STREAM_BATCH } from '../../apps/api/src/rmm/agents/agents.sql';
+import { AgentsService } from '../../apps/api/src/rmm/fleet/agents/agents.service';
+import { API_KEY_CACHE_TTL_MS } from '../../apps/api/src/rmm/access/api-keys/api-key-cache';
+import { toAgentDetailDto, toAgentDto } from '../../apps/api/src/rmm/fleet/agents/agents.dto';
+import { AGENT_STREAM_BATCH } from '../../apps/api/src/rmm/fleet/agents/agents.sql';
 import { CLI_JS, cleanEnv, run } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';

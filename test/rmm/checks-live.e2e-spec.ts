@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
-import { CheckResults } from '../../apps/api/src/rmm/checks/check-results';
-import { HISTORY_KEEP } from '../../apps/api/src/rmm/checks/checks.repository';
-import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
+import { CheckResults } from '../../apps/api/src/rmm/automation/checks/check-results';
+import { HISTORY_KEEP } from '../../apps/api/src/rmm/automation/checks/checks.repository';
+import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { createTenant } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

@@ -1,11 +1,11 @@
 import { API_KEY_SCOPES, ApiKeyScope } from '@app/entities';
-import { AgentsService } from '../../apps/api/src/rmm/agents/agents.service';
-import { AlertsService } from '../../apps/api/src/rmm/alerts/alerts.service';
-import { ChecksService } from '../../apps/api/src/rmm/checks/checks.service';
-import { ClientsService } from '../../apps/api/src/rmm/clients/clients.service';
+import { AgentsService } from '../../apps/api/src/rmm/fleet/agents/agents.service';
+import { AlertsService } from '../../apps/api/src/rmm/alerting/alerts/alerts.service';
+import { ChecksService } from '../../apps/api/src/rmm/automation/checks/checks.service';
+import { ClientsService } from '../../apps/api/src/rmm/tenancy/clients/clients.service';
 import { clientFilter, Principal, ROLE_SCOPES } from '../../apps/api/src/rmm/common/principal';
-import { DeploymentsService } from '../../apps/api/src/rmm/deployments/deployments.service';
-import { TasksService } from '../../apps/api/src/rmm/tasks/tasks.service';
+import { DeploymentsService } from '../../apps/api/src/rmm/fleet/deployments/deployments.service';
+import { TasksService } from '../../apps/api/src/rmm/automation/tasks/tasks.service';
 import { CLI_JS, cleanEnv, run } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';

@@ -1,4 +1,4 @@
-import { AGENT_UPDATE_PUBLIC_KEY } from '../../apps/api/src/rmm/agent-binaries/agent-update-key';
+import { AGENT_UPDATE_PUBLIC_KEY } from '../../apps/api/src/rmm/fleet/agent-binaries/agent-update-key';
 import { FixedClock } from '../../apps/api/src/common/clock';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

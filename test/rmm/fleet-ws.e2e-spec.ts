@@ -1,11 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import WebSocket from 'ws';
-import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
+import { ApiKeysService } from '../../apps/api/src/rmm/access/api-keys/api-keys.service';
 import { EventsGateway, MAX_BUFFERED_BYTES, MAX_SUBSCRIPTIONS_PER_KEY } from '../../apps/api/src/rmm/events/events-gateway';
 import { EventsRepository } from '../../apps/api/src/rmm/events/events.repository';
 import { FleetGateway } from '../../apps/api/src/rmm/events/fleet-gateway';
-import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
+import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { Subscriber } from '../utils/events-subscriber';
 import { FakeAgent } from '../utils/fake-agent';
 import { CONSOLE, createOperator, signIn } from '../utils/operators';

@@ -1,5 +1,5 @@
-import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
-import { ApiKeyUsage } from '../../apps/api/src/rmm/api-keys/api-key-usage';
+import { ApiKeysService } from '../../apps/api/src/rmm/access/api-keys/api-keys.service';
+import { ApiKeyUsage } from '../../apps/api/src/rmm/access/api-keys/api-key-usage';
 import { FixedClock } from '../../apps/api/src/common/clock';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

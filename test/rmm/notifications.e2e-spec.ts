@@ -1,7 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import { AddressInfo } from 'node:net';
-import { AlertsService } from '../../apps/api/src/rmm/alerts/alerts.service';
-import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
+import { AlertsService } from '../../apps/api/src/rmm/alerting/alerts/alerts.service';
+import { ApiKeysService } from '../../apps/api/src/rmm/access/api-keys/api-keys.service';
 import { Receiver, startReceiver, verifySignature } from '../utils/notify-receiver';
 import { createKey, createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';

@@ -1,6 +1,6 @@
 import { FixedClock } from '../../apps/api/src/common/clock';
-import { OperatorsService } from '../../apps/api/src/rmm/operators/operators.service';
-import { totpCode } from '../../apps/api/src/rmm/operators/totp';
+import { OperatorsService } from '../../apps/api/src/rmm/access/operators/operators.service';
+import { totpCode } from '../../apps/api/src/rmm/access/operators/totp';
 import { createKey, createTenant } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { CONSOLE, createOperator, OPERATOR_PASSWORD, sessionPair, signIn } from '../utils/operators';

@@ -1,7 +1,7 @@
 import { RedisPubSub } from '../../apps/api/src/common/redis/redis-pubsub';
-import { AgentGateway } from '../../apps/api/src/rmm/agent-channel/agent-gateway';
-import { AvailabilityAlerts } from '../../apps/api/src/rmm/alerts/availability-alerts';
-import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
+import { AgentGateway } from '../../apps/api/src/rmm/fleet/agent-channel/agent-gateway';
+import { AvailabilityAlerts } from '../../apps/api/src/rmm/fleet/presence/availability-alerts';
+import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { FakeAgent } from '../utils/fake-agent';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

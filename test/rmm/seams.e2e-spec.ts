@@ -1,5 +1,5 @@
-import { AgentConnection, LocalAgentChannel } from '../../apps/api/src/rmm/agent-channel/agent-channel';
-import { RmmEventMap, RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
+import { AgentConnection, LocalAgentChannel } from '../../apps/api/src/rmm/fleet/agent-channel/agent-channel';
+import { RmmEventMap, RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { createKey, createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

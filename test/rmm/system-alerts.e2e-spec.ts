@@ -1,8 +1,8 @@
 import WebSocket from 'ws';
 import { FixedClock } from '../../apps/api/src/common/clock';
-import { AgentGateway } from '../../apps/api/src/rmm/agent-channel/agent-gateway';
-import { AlertsService } from '../../apps/api/src/rmm/alerts/alerts.service';
-import { RmmEvents } from '../../apps/api/src/rmm/events/rmm-events';
+import { AgentGateway } from '../../apps/api/src/rmm/fleet/agent-channel/agent-gateway';
+import { AlertsService } from '../../apps/api/src/rmm/alerting/alerts/alerts.service';
+import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';

@@ -1,5 +1,5 @@
 import { OperatorRole } from '@app/entities';
-import { OperatorsService } from '../../apps/api/src/rmm/operators/operators.service';
+import { OperatorsService } from '../../apps/api/src/rmm/access/operators/operators.service';
 import { TestApp } from './test-app';
 
 export const OPERATOR_PASSWORD = 'correct horse battery staple';

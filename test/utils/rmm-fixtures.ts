@@ -1,6 +1,6 @@
 import { ApiKeyScope } from '@app/entities';
-import { ApiKeysService } from '../../apps/api/src/rmm/api-keys/api-keys.service';
-import { ClientsService } from '../../apps/api/src/rmm/clients/clients.service';
+import { ApiKeysService } from '../../apps/api/src/rmm/access/api-keys/api-keys.service';
+import { ClientsService } from '../../apps/api/src/rmm/tenancy/clients/clients.service';
 import { sql } from './sql';
 import { TestApp } from './test-app';
 

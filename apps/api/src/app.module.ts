@@ -12,7 +12,7 @@ import { EnrollModule } from './enroll/enroll.module';
 import { HealthModule } from './health/health.module';
 import { PlatformModule } from './platform/platform.module';
 import { UsersModule } from './platform/users/users.module';
-import { AgentChannelModule } from './rmm/agent-channel/agent-channel.module';
+import { AgentChannelModule } from './rmm/fleet/agent-channel/agent-channel.module';
 import { RmmBootstrapModule } from './rmm/bootstrap/rmm-bootstrap.service';
 import { RmmModule } from './rmm/rmm.module';
 import { TransactionModule } from './database/transaction-host';

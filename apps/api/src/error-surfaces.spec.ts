@@ -6,11 +6,11 @@ import { AUTH_ERRORS } from './platform/auth/auth-error.surface';
 import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode, PostgrestError, RestErrorCode } from './platform/platform-errors';
 import { REST_ERRORS } from './platform/rest/rest-error.surface';
 import { UsersErrorCode } from './platform/users/users.errors';
-import { AgentsErrorCode } from './rmm/agents/agents.errors';
-import { ClientsErrorCode } from './rmm/clients/clients.errors';
-import { DeploymentsErrorCode } from './rmm/deployments/deployments.errors';
+import { AgentsErrorCode } from './rmm/fleet/agent-channel/agent-channel.errors';
+import { ClientsErrorCode } from './rmm/tenancy/clients/clients.errors';
+import { DeploymentsErrorCode } from './rmm/fleet/deployments/deployments.errors';
 import { RMM_STATUS } from './rmm/rmm-error.surface';
-import { ScriptsErrorCode } from './rmm/scripts/scripts.errors';
+import { ScriptsErrorCode } from './rmm/automation/scripts/scripts.errors';
 import { CommonErrorCode, DomainError, invalid } from './common/errors/domain-error';
 import { renderError } from './common/errors/global-exception.filter';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AlertEntity, ApiKeyEntity } from '@app/entities';
-import { AlertsService } from '../../../apps/api/src/rmm/alerts/alerts.service';
-import { ApiKeysService } from '../../../apps/api/src/rmm/api-keys/api-keys.service';
+import { AlertsService } from '../../../apps/api/src/rmm/alerting/alerts/alerts.service';
+import { ApiKeysService } from '../../../apps/api/src/rmm/access/api-keys/api-keys.service';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext, MEDIUM_START } from '../medium.harness';
 import { EVERY_CLIENT } from '../../../apps/api/src/rmm/common/client-scope';

@@ -1,7 +1,7 @@
 import { AgentEntity, CheckEntity, TaskEntity } from '@app/entities';
-import { AgentsService } from '../../../apps/api/src/rmm/agents/agents.service';
-import { ChecksService } from '../../../apps/api/src/rmm/checks/checks.service';
-import { TasksService } from '../../../apps/api/src/rmm/tasks/tasks.service';
+import { AgentsService } from '../../../apps/api/src/rmm/fleet/agents/agents.service';
+import { ChecksService } from '../../../apps/api/src/rmm/automation/checks/checks.service';
+import { TasksService } from '../../../apps/api/src/rmm/automation/tasks/tasks.service';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext, MEDIUM_START } from '../medium.harness';
 import { EVERY_CLIENT } from '../../../apps/api/src/rmm/common/client-scope';

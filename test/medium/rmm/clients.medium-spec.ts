@@ -1,5 +1,5 @@
 import { AgentEntity, ClientEntity, SiteEntity } from '@app/entities';
-import { ClientsService } from '../../../apps/api/src/rmm/clients/clients.service';
+import { ClientsService } from '../../../apps/api/src/rmm/tenancy/clients/clients.service';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext } from '../medium.harness';
 import { EVERY_CLIENT } from '../../../apps/api/src/rmm/common/client-scope';

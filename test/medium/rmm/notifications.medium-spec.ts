@@ -1,8 +1,8 @@
 import { NotificationChannelEntity, NotificationDeliveryEntity } from '@app/entities';
 import { TransactionHost } from '../../../apps/api/src/database/transaction-host';
-import { AgentPresenceRepository } from '../../../apps/api/src/rmm/agent-channel/agent-presence.repository';
-import { AlertsService } from '../../../apps/api/src/rmm/alerts/alerts.service';
-import { DeliveryWorker } from '../../../apps/api/src/rmm/notifications/delivery-worker';
+import { AgentPresenceRepository } from '../../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
+import { AlertsService } from '../../../apps/api/src/rmm/alerting/alerts/alerts.service';
+import { DeliveryWorker } from '../../../apps/api/src/rmm/alerting/notifications/delivery-worker';
 import { EVERY_CLIENT } from '../../../apps/api/src/rmm/common/client-scope';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext } from '../medium.harness';

@@ -1,5 +1,5 @@
-import { AgentPresenceRepository } from '../../../apps/api/src/rmm/agent-channel/agent-presence.repository';
-import { PresenceConnection } from '../../../apps/api/src/rmm/agent-channel/presence-rules';
+import { AgentPresenceRepository } from '../../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
+import { PresenceConnection } from '../../../apps/api/src/rmm/fleet/presence/presence-rules';
 import { TransactionHost } from '../../../apps/api/src/database/transaction-host';
 import { sql } from '../../utils/sql';
 import { MediumFactory } from '../medium.factory';

@@ -1,7 +1,7 @@
 import { ScriptRunEntity } from '@app/entities';
-import { ScriptRunsRepository } from '../../../apps/api/src/rmm/script-runs/script-runs.repository';
-import { ScriptRunsService } from '../../../apps/api/src/rmm/script-runs/script-runs.service';
-import { ScriptsService } from '../../../apps/api/src/rmm/scripts/scripts.service';
+import { ScriptRunsRepository } from '../../../apps/api/src/rmm/automation/script-runs/script-runs.repository';
+import { ScriptRunsService } from '../../../apps/api/src/rmm/automation/script-runs/script-runs.service';
+import { ScriptsService } from '../../../apps/api/src/rmm/automation/scripts/scripts.service';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext } from '../medium.harness';
 

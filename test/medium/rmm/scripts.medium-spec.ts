@@ -1,5 +1,5 @@
 import { CheckEntity, ScriptEntity, TaskEntity } from '@app/entities';
-import { ScriptsService } from '../../../apps/api/src/rmm/scripts/scripts.service';
+import { ScriptsService } from '../../../apps/api/src/rmm/automation/scripts/scripts.service';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext } from '../medium.harness';
 

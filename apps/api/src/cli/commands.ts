@@ -4,15 +4,15 @@ import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Clock } from '../common/clock';
 import { CommonErrorCode, DomainError, invalid, notFound } from '../common/errors/domain-error';
-import { AgentSigningKey } from '../rmm/agent-updates/signing-key';
+import { AgentSigningKey } from '../rmm/fleet/agent-binaries/signing-key';
 import { RuntimeConfig } from '../config/runtime-config';
 import { UsersService } from '../platform/users/users.service';
-import { ApiKeysService, parseDuration } from '../rmm/api-keys/api-keys.service';
-import { cliOutcome, cliTarget } from '../rmm/audit/audit-entry';
-import { AuditService } from '../rmm/audit/audit.service';
-import { ClientsService } from '../rmm/clients/clients.service';
+import { ApiKeysService, parseDuration } from '../rmm/access/api-keys/api-keys.service';
+import { cliOutcome, cliTarget } from '../rmm/access/audit/audit-entry';
+import { AuditService } from '../rmm/access/audit/audit.service';
+import { ClientsService } from '../rmm/tenancy/clients/clients.service';
 import { EVERY_CLIENT } from '../rmm/common/client-scope';
-import { OperatorsService } from '../rmm/operators/operators.service';
+import { OperatorsService } from '../rmm/access/operators/operators.service';
 import { iso, parseId } from '../common/values';
 
 export interface CliIo {

@@ -1,14 +1,14 @@
 import { AGENT_TARGETS } from '@app/entities';
 import { COMMON_STATUS, CommonErrorCode } from '../common/errors/domain-error';
 import { codeTable, ErrorSurface, pathStartsWith } from '../common/errors/error-surfaces';
-import { AgentBinariesErrorCode } from './agent-binaries/agent-binaries.errors';
-import { RegistrationErrorCode } from './agent-registration/registration.errors';
-import { AgentsErrorCode } from './agents/agents.errors';
-import { ClientsErrorCode } from './clients/clients.errors';
-import { DeploymentsErrorCode } from './deployments/deployments.errors';
-import { OperatorsErrorCode } from './operators/operators.errors';
-import { ScriptRunsErrorCode } from './script-runs/script-runs.errors';
-import { ScriptsErrorCode } from './scripts/scripts.errors';
+import { AgentBinariesErrorCode } from './fleet/agent-binaries/agent-binaries.errors';
+import { RegistrationErrorCode } from './fleet/agent-registration/registration.errors';
+import { AgentsErrorCode } from './fleet/agent-channel/agent-channel.errors';
+import { ClientsErrorCode } from './tenancy/clients/clients.errors';
+import { DeploymentsErrorCode } from './fleet/deployments/deployments.errors';
+import { OperatorsErrorCode } from './access/operators/operators.errors';
+import { ScriptRunsErrorCode } from './automation/script-runs/script-runs.errors';
+import { ScriptsErrorCode } from './automation/scripts/scripts.errors';
 
 /** Every code the management backend can answer. */
 export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | AgentBinariesErrorCode | ScriptRunsErrorCode;

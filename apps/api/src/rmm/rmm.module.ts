@@ -1,19 +1,19 @@
 import { Module } from '@nestjs/common';
-import { AgentBinariesModule } from './agent-binaries/agent-binaries.module';
-import { AgentUpdatesModule } from './agent-updates/agent-updates.module';
-import { AgentsModule } from './agents/agents.module';
-import { AlertsModule } from './alerts/alerts.module';
-import { ApiKeysModule } from './api-keys/api-keys.module';
-import { AuditModule } from './audit/audit.module';
-import { ChecksModule } from './checks/checks.module';
-import { ClientsModule } from './clients/clients.module';
-import { RmmCoreModule, RmmThrottlerStorageModule } from './common/rmm-core.module';
-import { DeploymentsModule } from './deployments/deployments.module';
+import { AgentBinariesModule } from './fleet/agent-binaries/agent-binaries.module';
+import { AgentUpdatesModule } from './fleet/agent-updates/agent-updates.module';
+import { AgentsModule } from './fleet/agents/agents.module';
+import { AlertsModule } from './alerting/alerts/alerts.module';
+import { ApiKeysModule } from './access/api-keys/api-keys.module';
+import { AuditModule } from './access/audit/audit.module';
+import { ChecksModule } from './automation/checks/checks.module';
+import { ClientsModule } from './tenancy/clients/clients.module';
+import { RmmCoreModule, RmmThrottlerStorageModule } from './access/access.module';
+import { DeploymentsModule } from './fleet/deployments/deployments.module';
 import { EventsModule } from './events/events.module';
-import { NotificationsModule } from './notifications/notifications.module';
-import { ScriptsModule } from './scripts/scripts.module';
-import { TasksModule } from './tasks/tasks.module';
-import { RegistrationModule } from './agent-registration/registration.module';
+import { NotificationsModule } from './alerting/notifications/notifications.module';
+import { ScriptsModule } from './automation/scripts/scripts.module';
+import { TasksModule } from './automation/tasks/tasks.module';
+import { RegistrationModule } from './fleet/agent-registration/registration.module';
 
 /** (B) The management backend under /api/v3: one module per resource, guarded by RmmCoreModule. */
 @Module({

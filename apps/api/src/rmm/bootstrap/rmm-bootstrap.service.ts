@@ -2,10 +2,10 @@ import { Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { TransactionHost } from '../../database/transaction-host';
 import { SettingsRepository } from '../../settings/settings.repository';
-import { ApiKeysModule } from '../api-keys/api-keys.module';
-import { ApiKeysService } from '../api-keys/api-keys.service';
-import { ClientsModule } from '../clients/clients.module';
-import { ClientsService } from '../clients/clients.service';
+import { ApiKeysModule } from '../access/api-keys/api-keys.module';
+import { ApiKeysService } from '../access/api-keys/api-keys.service';
+import { ClientsModule } from '../tenancy/clients/clients.module';
+import { ClientsService } from '../tenancy/clients/clients.service';
 
 /** Name of the key the enrollment function uses when it calls this server's own backend. */
 export const FUNCTION_KEY_NAME = 'enroll-rmm function';

@@ -3,11 +3,11 @@ import { Reflector } from '@nestjs/core';
 import { ApiKeyScope } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors/domain-error';
-import { requireScope } from '../api-keys/api-keys.service';
-import { ApiKeyUsage } from '../api-keys/api-key-usage';
-import { OperatorsErrorCode } from '../operators/operators.errors';
-import { PrincipalResolver } from '../operators/principal-resolver';
-import { hasCsrfHeader, isChange } from '../operators/session-cookie';
+import { requireScope } from '../access/api-keys/api-keys.service';
+import { ApiKeyUsage } from '../access/api-keys/api-key-usage';
+import { OperatorsErrorCode } from '../access/operators/operators.errors';
+import { PrincipalResolver } from '../access/operators/principal-resolver';
+import { hasCsrfHeader, isChange } from './session-cookie';
 import { AuthedRequest } from './principal';
 import { ALSO_SCOPE_KEY, AlsoRequiredScope, SCOPE_KEY } from './scopes';
 

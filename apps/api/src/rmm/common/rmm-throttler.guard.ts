@@ -3,8 +3,8 @@ import { ThrottlerException, ThrottlerGuard, ThrottlerLimitDetail } from '@nestj
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { hashApiKey } from '../api-keys/api-key-secret';
-import { sessionTokenOf } from '../operators/session-cookie';
+import { hashApiKey } from './api-key-secret';
+import { sessionTokenOf } from './session-cookie';
 import type { AuthedRequest } from './principal';
 
 /**

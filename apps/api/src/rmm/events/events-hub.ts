@@ -8,17 +8,17 @@ import { originAllowed } from '../../common/http/origin';
 import type { GatewayServer, UpgradeRefusal } from '../../common/ws/gateway-server';
 import { QueueSocket, SendQueue } from '../../common/ws/send-queue';
 import { RuntimeConfig } from '../../config/runtime-config';
-import { rowToAgentDetailDto } from '../agents/agents.dto';
-import type { AgentRow } from '../agents/agents.sql';
-import { ApiKeyUsage } from '../api-keys/api-key-usage';
-import { hasScope } from '../api-keys/api-keys.service';
+import { rowToAgentDetailDto } from '../fleet/agents/agents.dto';
+import type { AgentRow } from '../fleet/agents/agents.sql';
+import { ApiKeyUsage } from '../access/api-keys/api-key-usage';
+import { hasScope } from '../access/api-keys/api-keys.service';
 import { canSeeClient, Principal, principalKey } from '../common/principal';
-import { PrincipalResolver } from '../operators/principal-resolver';
+import { PrincipalResolver } from '../access/operators/principal-resolver';
 import { AgentClients } from './agent-clients';
 import { BatchLoader } from './batch-loader';
 import { EventsRepository } from './events.repository';
 import { isFleetEvent, RELAYED_EVENTS, RelayedEvent, toWire, WireInput, WireMessage } from './events-wire';
-import { RmmEventMap, RmmEvents } from './rmm-events';
+import { RmmEventMap, RmmEvents } from '../common/bus/rmm-events';
 
 /** What a subscriber may send (it has nothing to say: anything it sends is ignored). */
 export const MAX_INBOUND_BYTES = 4 * 1024;

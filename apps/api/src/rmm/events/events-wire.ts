@@ -1,6 +1,6 @@
-import type { AgentDetailDto } from '../agents/agents.dto';
-import type { AlertDto } from '../alerts/alerts.dto';
-import type { RmmEventMap } from './rmm-events';
+import type { AgentDetailDto } from '../fleet/agents/agents.dto';
+import type { AlertDto } from '../alerting/alerts/alerts.dto';
+import type { RmmEventMap } from '../common/bus/rmm-events';
 
 /**
  * The events WebSocket's wire format (docs/events.md, docs/asyncapi.yaml): every message is

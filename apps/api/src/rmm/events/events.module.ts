@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from '../agents/agents.module';
-import { AlertsModule } from '../alerts/alerts.module';
-import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { AgentsModule } from '../fleet/agents/agents.module';
+import { AlertsModule } from '../alerting/alerts/alerts.module';
+import { ApiKeysModule } from '../access/api-keys/api-keys.module';
 import { EventsGateway } from './events-gateway';
 import { EventsHub } from './events-hub';
 import { EventsRepository } from './events.repository';

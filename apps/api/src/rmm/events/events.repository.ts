@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../../database/transaction-host';
-import { AGENT_DETAILS_SQL, AgentRow } from '../agents/agents.sql';
+import { AGENT_DETAILS_SQL, AgentRow } from '../fleet/agents/agents.sql';
 
 /** What the events WebSockets read besides the services' reads (one query each, for all of their subscribers). */
 @Injectable()

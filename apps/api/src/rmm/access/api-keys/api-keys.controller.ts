@@ -1,0 +1,47 @@
+import { Body, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ParseIdPipe } from '../../common/id.pipe';
+import { AuthedRequest, clientFilter } from '../../common/principal';
+import { setTotal } from '../../common/list-headers';
+import { isPaged, PageQueryDto, pageOf } from '../../common/pagination.dto';
+import { RmmErrorDto } from '../../common/rmm-error.dto';
+import { RequireScope, RmmController } from '../../common/scopes';
+import { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto, toApiKeyDto } from './api-keys.dto';
+import { ApiKeysService } from './api-keys.service';
+
+/** Key administration (the backend's "administration settings"): admin keys only. */
+@RmmController('keys', 'api keys')
+export class ApiKeysController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Get()
+  @RequireScope('admin')
+  @ApiOperation({ summary: 'List API keys (never their secrets). Scope: admin' })
+  @ApiOkResponse({ type: [ApiKeyDto] })
+  async list(@Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ApiKeyDto[]> {
+    const [rows, total] = await this.keys.listPage(pageOf(q));
+    setTotal(reply, isPaged(q) ? total : undefined);
+    return rows.map(toApiKeyDto);
+  }
+
+  @Post()
+  @RequireScope('admin')
+  @ApiOperation({ summary: 'Create an API key, limited to some clients or not (clients); the answer shows its secret once. Scope: admin' })
+  @ApiCreatedResponse({ type: CreatedApiKeyDto })
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (e.g. clients: no client 9)' })
+  async create(@Body() body: CreateApiKeyDto, @Req() req: AuthedRequest): Promise<CreatedApiKeyDto> {
+    const { key, secret } = await this.keys.create({ name: body.name, scopes: body.scopes, expiresIn: body.expires_in, expiresAt: body.expires_at, clients: body.clients, createdBy: clientFilter(req.principal) });
+    return { ...toApiKeyDto(key), key: secret };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScope('admin')
+  @ApiOperation({ summary: 'Revoke an API key (it answers 401 from now on). Scope: admin' })
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 404, type: RmmErrorDto })
+  async revoke(@Param('id', ParseIdPipe) id: number): Promise<void> {
+    await this.keys.revoke(id);
+  }
+}

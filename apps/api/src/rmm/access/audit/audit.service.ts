@@ -1,0 +1,95 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { AuditLogEntity } from '@app/entities';
+import { Page } from '../../common/pagination.dto';
+import { AuditEntry } from './audit-entry';
+import { AuditFilter, AuditRepository } from './audit.repository';
+
+/** How often queued rows are written (one INSERT for all of them). */
+export const AUDIT_FLUSH_MS = 500;
+/** Rows per INSERT; a full batch is written at once, without waiting for the timer. */
+export const AUDIT_BATCH_SIZE = 200;
+/** Rows kept in memory while the database does not take them; past this, new rows are dropped (and logged). */
+export const AUDIT_MAX_QUEUED = 10_000;
+
+/**
+ * A row still to be written. `keyHash`: the SHA-256 of an X-API-KEY the guard refused (401/403), so the row
+ * can name the key (revoked and expired ones too) without the secret ever being kept; resolved at write time.
+ */
+export type PendingAuditEntry = AuditEntry & { keyHash?: string };
+
+/**
+ * Writes the audit log without slowing requests: the HTTP hook queues a row after the answer is sent, and
+ * the queue is written in one INSERT every AUDIT_FLUSH_MS (or when a batch is full, or at shutdown). A write
+ * that fails is logged at error level with its rows (they hold no secret), never thrown.
+ */
+@Injectable()
+export class AuditService implements OnApplicationShutdown {
+  private readonly logger = new Logger('audit');
+  private queue: PendingAuditEntry[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  private dropped = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly repo: AuditRepository) {
+    this.timer = setInterval(() => void this.flush(), AUDIT_FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /** Queues a row; never throws and never waits. */
+  enqueue(entry: PendingAuditEntry): void {
+    if (this.queue.length >= AUDIT_MAX_QUEUED) {
+      this.dropped++;
+      return;
+    }
+    this.queue.push(entry);
+    if (this.queue.length >= AUDIT_BATCH_SIZE) void this.flush();
+  }
+
+  /** Writes everything queued so far (after any write under way); resolves when done, never rejects. */
+  flush(): Promise<void> {
+    this.writing = this.writing.then(() => this.writeQueued());
+    return this.writing;
+  }
+
+  /** Writes one row now (the CLI, which exits right after); throws when the database refuses it. */
+  async recordNow(entry: AuditEntry): Promise<void> {
+    await this.repo.insertMany([entry]);
+  }
+
+  /** Newest first; what this instance has queued is written first, so a caller sees its own earlier calls. */
+  async list(filter: AuditFilter, page: Page): Promise<[AuditLogEntity[], number]> {
+    await this.flush();
+    return this.repo.list(filter, page);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async writeQueued(): Promise<void> {
+    if (this.dropped > 0) {
+      this.logger.error(`audit queue full: ${this.dropped} audit rows were dropped`);
+      this.dropped = 0;
+    }
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, AUDIT_BATCH_SIZE);
+      try {
+        await this.repo.insertMany(await this.withKeys(batch));
+      } catch (err) {
+        const rows = batch.map(({ keyHash: _hash, ...row }) => row);
+        this.logger.error({ msg: 'audit_log insert failed', err: (err as Error).message, rows });
+      }
+    }
+  }
+
+  /** Names the keys of refused requests (one query per batch); an unknown secret stays anonymous. */
+  private async withKeys(batch: PendingAuditEntry[]): Promise<AuditEntry[]> {
+    const hashes = [...new Set(batch.flatMap((e) => (e.keyHash ? [e.keyHash] : [])))];
+    const keys = await this.repo.keysByHash(hashes);
+    return batch.map(({ keyHash, ...row }) => {
+      const key = keyHash ? keys.get(keyHash) : undefined;
+      return key ? { ...row, actorKind: 'api_key', actorId: String(key.id), actorName: key.name } : row;
+    });
+  }
+}

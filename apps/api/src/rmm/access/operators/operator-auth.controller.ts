@@ -1,0 +1,67 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CommonErrorCode, DomainError } from '../../../common/errors/domain-error';
+import { RuntimeConfig } from '../../../config/runtime-config';
+import { RmmErrorDto } from '../../common/rmm-error.dto';
+import { LoginDto, SessionDto, toSessionDto } from './operators.dto';
+import { OperatorsErrorCode } from './operators.errors';
+import { OperatorsService } from './operators.service';
+import { PrincipalResolver } from './principal-resolver';
+import { clearedSessionCookie, hasCsrfHeader, sessionCookie } from '../../common/session-cookie';
+
+/** The console's sign-in: POST login sets the `rmm_session` cookie, GET me names its operator, POST logout ends it. */
+@Controller('api/v3/auth')
+@ApiTags('console sessions')
+export class OperatorAuthController {
+  constructor(
+    private readonly operators: OperatorsService,
+    private readonly resolver: PrincipalResolver,
+    private readonly config: RuntimeConfig,
+  ) {}
+
+  @Post('login')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Sign an operator in: sets the HttpOnly cookie rmm_session (SameSite=Strict)' })
+  @ApiBody({ type: LoginDto })
+  @ApiOkResponse({ type: SessionDto })
+  @ApiResponse({ status: 401, type: RmmErrorDto, description: "{detail: 'Invalid credentials'} for any wrong part; with totp_required: true when the password was right and the account's code is missing or wrong" })
+  @ApiResponse({ status: 429, type: RmmErrorDto, description: 'Too many failed sign-ins for this account or address (Retry-After)' })
+  async login(@Body() body: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionDto> {
+    const { operator, token } = await this.operators.signIn(body, req.ip);
+    void reply.header('Set-Cookie', sessionCookie(token, this.config.sessionMaxHours * 3600, this.secure));
+    return toSessionDto(operator);
+  }
+
+  @Get('me')
+  @ApiOperation({ summary: 'The signed-in operator (by the rmm_session cookie): role, clients and scopes' })
+  @ApiOkResponse({ type: SessionDto })
+  @ApiResponse({ status: 401, type: RmmErrorDto, description: 'No live session' })
+  async me(@Req() req: FastifyRequest): Promise<SessionDto> {
+    const principal = await this.session(req);
+    return toSessionDto(await this.operators.get(principal.id));
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Sign out: the session is deleted server-side and the cookie cleared (needs X-Requested-With: rmm-console)' })
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}" })
+  async logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    if (!hasCsrfHeader(req.headers)) throw new DomainError(OperatorsErrorCode.CsrfFailed, 'CSRF check failed');
+    void reply.header('Set-Cookie', clearedSessionCookie(this.secure));
+    const principal = await this.session(req).catch(() => null);
+    if (principal) await this.operators.signOut(principal.id, principal.sessionId!);
+  }
+
+  private get secure(): boolean {
+    return this.config.publicUrl.startsWith('https:');
+  }
+
+  /** The operator of the request's cookie (an API key is not a session: 401). */
+  private async session(req: FastifyRequest) {
+    const { principal, via } = await this.resolver.resolve({ cookie: req.headers.cookie });
+    if (via !== 'cookie') throw new DomainError(CommonErrorCode.Unauthorized, 'Invalid token');
+    return principal;
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { OperatorRole } from '@app/entities';
+import { TransactionHost } from '../../../database/transaction-host';
+
+/** A live session with the operator it belongs to (one statement: the cookie's check on every request). */
+export interface SessionWithOperator {
+  sessionId: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  operatorId: number;
+  email: string;
+  role: OperatorRole;
+  clients: number[] | null;
+  disabled: boolean;
+}
+
+/** The `operator_sessions` table: only a SHA-256 of each cookie is stored. */
+@Injectable()
+export class OperatorSessionsRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
+  async create(tokenHash: string, operatorId: number, now: Date, expiresAt: Date): Promise<string> {
+    const [row] = await this.tx.rows<{ id: string }>(
+      `INSERT INTO operator_sessions (token_hash, operator_id, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $3, $4) RETURNING id`,
+      [tokenHash, operatorId, now, expiresAt],
+    );
+    return row.id;
+  }
+
+  /** The session of this cookie, if it is still within its absolute end and its idle limit, with its operator. */
+  async findLive(tokenHash: string, now: Date, idleMs: number): Promise<SessionWithOperator | null> {
+    const [row] = await this.tx.rows<SessionWithOperator>(
+      `SELECT s.id AS "sessionId", s.last_seen_at AS "lastSeenAt", s.expires_at AS "expiresAt", o.id AS "operatorId",
+              o.email, o.role, o.clients, o.disabled
+         FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
+        WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $2::timestamptz - make_interval(secs => $3::double precision / 1000)`,
+      [tokenHash, now, idleMs],
+    );
+    return row ?? null;
+  }
+
+  async touch(sessionId: string, now: Date): Promise<void> {
+    await this.tx.exec(`UPDATE operator_sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at < $2`, [sessionId, now]);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.tx.exec(`DELETE FROM operator_sessions WHERE id = $1`, [sessionId]);
+  }
+
+  /** Ends every session of an operator (disabled, new password). */
+  async deleteForOperator(operatorId: number): Promise<void> {
+    await this.tx.exec(`DELETE FROM operator_sessions WHERE operator_id = $1`, [operatorId]);
+  }
+
+  /** Sessions past their end or idle limit (housekeeping; they are refused anyway). */
+  async deleteStale(now: Date, idleMs: number): Promise<number> {
+    const { rowCount } = await this.tx.exec(
+      `DELETE FROM operator_sessions WHERE expires_at <= $1 OR last_seen_at <= $1::timestamptz - make_interval(secs => $2::double precision / 1000)`,
+      [now, idleMs],
+    );
+    return rowCount;
+  }
+}

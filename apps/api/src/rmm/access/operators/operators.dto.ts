@@ -1,0 +1,108 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { API_KEY_SCOPES, ApiKeyScope, OPERATOR_ROLES, OperatorEntity, OperatorRole } from '@app/entities';
+import { ROLE_SCOPES } from '../../common/principal';
+import { IsOptionalNotNull } from '../../common/optional-not-null';
+
+export class LoginDto {
+  @ApiProperty({ example: 'ops@msp.example', maxLength: 254 })
+  @IsString()
+  @MaxLength(254)
+  email: string;
+
+  @ApiProperty({ example: 'correct horse battery', maxLength: 1024 })
+  @IsString()
+  @MaxLength(1024)
+  password: string;
+
+  @ApiPropertyOptional({ example: '123456', description: 'The TOTP code (or a recovery code) when the operator has TOTP set up', maxLength: 32 })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxLength(32)
+  totp?: string;
+}
+
+export class SessionOperatorDto {
+  @ApiProperty() id: number;
+  @ApiProperty() email: string;
+  @ApiProperty({ enum: OPERATOR_ROLES }) role: OperatorRole;
+  @ApiProperty({ type: [Number], nullable: true, description: 'The clients this operator may see; null = every client' }) clients: number[] | null;
+  @ApiProperty({ enum: API_KEY_SCOPES, isArray: true, description: "The role's scopes (admin = every scope)" }) scopes: ApiKeyScope[];
+}
+
+export class SessionDto {
+  @ApiProperty({ type: SessionOperatorDto }) operator: SessionOperatorDto;
+}
+
+export class OperatorDto {
+  @ApiProperty() id: number;
+  @ApiProperty() email: string;
+  @ApiProperty({ enum: OPERATOR_ROLES }) role: OperatorRole;
+  @ApiProperty({ type: [Number], nullable: true, description: 'null = every client' }) clients: number[] | null;
+  @ApiProperty() disabled: boolean;
+  @ApiProperty({ description: 'TOTP is set up' }) totp: boolean;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class CreateOperatorDto {
+  @ApiProperty({ example: 'tech@msp.example', maxLength: 254 })
+  @IsString()
+  @MaxLength(254)
+  email: string;
+
+  @ApiProperty({ minLength: 8, maxLength: 1024 })
+  @IsString()
+  @MaxLength(1024)
+  password: string;
+
+  @ApiProperty({ enum: OPERATOR_ROLES })
+  @IsIn(OPERATOR_ROLES as unknown as string[])
+  role: OperatorRole;
+
+  @ApiPropertyOptional({ type: [Number], nullable: true, description: 'Only these clients; left out or null: every client' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  clients?: number[] | null;
+}
+
+export class UpdateOperatorDto {
+  @ApiPropertyOptional({ enum: OPERATOR_ROLES })
+  @IsOptionalNotNull()
+  @IsIn(OPERATOR_ROLES as unknown as string[])
+  role?: OperatorRole;
+
+  @ApiPropertyOptional({ type: [Number], nullable: true, description: 'null: every client' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  clients?: number[] | null;
+
+  @ApiPropertyOptional({ description: 'true ends every session of the operator at once' })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  disabled?: boolean;
+
+  @ApiPropertyOptional({ minLength: 8, maxLength: 1024, description: 'A new password ends every session of the operator at once' })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxLength(1024)
+  password?: string;
+}
+
+export class TotpSetupDto {
+  @ApiProperty({ description: 'Scan into an authenticator app; shown once' }) otpauth_uri: string;
+  @ApiProperty({ type: [String], description: 'Ten one-time codes for when the phone is lost; shown once' }) recovery_codes: string[];
+}
+
+export function toSessionDto(o: Pick<OperatorEntity, 'id' | 'email' | 'role' | 'clients'>): SessionDto {
+  return { operator: { id: o.id, email: o.email, role: o.role, clients: o.clients, scopes: [...ROLE_SCOPES[o.role]] } };
+}
+
+export function toOperatorDto(o: OperatorEntity): OperatorDto {
+  return { id: o.id, email: o.email, role: o.role, clients: o.clients, disabled: o.disabled, totp: o.totpSecret !== null, created_at: o.createdAt.toISOString() };
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { UsersModule } from '../../../platform/users/users.module';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { OperatorAuthController } from './operator-auth.controller';
+import { OperatorSessionsRepository } from './operator-sessions.repository';
+import { OperatorsController } from './operators.controller';
+import { OperatorsRepository } from './operators.repository';
+import { OperatorsService } from './operators.service';
+import { PrincipalResolver } from './principal-resolver';
+
+/** Operators, their console sessions, and who a management caller is (PrincipalResolver). */
+@Module({
+  imports: [ApiKeysModule, UsersModule],
+  controllers: [OperatorAuthController, OperatorsController],
+  providers: [OperatorsRepository, OperatorSessionsRepository, OperatorsService, PrincipalResolver],
+  exports: [PrincipalResolver, OperatorsService],
+})
+export class OperatorsModule {}

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { AlertEntity, AlertSeverity, AlertType } from '@app/entities';
+import { Clock } from '../../../common/clock';
+import { notFound } from '../../../common/errors/domain-error';
+import { ClientScope } from '../../common/client-scope';
+import { Page } from '../../common/pagination.dto';
+import { TransactionHost } from '../../../database/transaction-host';
+import { RmmEvents } from '../../common/bus/rmm-events';
+import { NotificationOutbox } from '../notifications/notification-outbox';
+import { toAlertDto } from './alerts.dto';
+import { AlertFilter, AlertSubject, AlertsRepository, SystemAlert } from './alerts.repository';
+
+/** resolved_by of an alert the server resolved by itself (its cause went away). */
+export const RESOLVED_BY_SYSTEM = 'system';
+
+@Injectable()
+export class AlertsService {
+  constructor(
+    private readonly repo: AlertsRepository,
+    private readonly clock: Clock,
+    private readonly events: RmmEvents,
+    private readonly tx: TransactionHost,
+    private readonly outbox: NotificationOutbox,
+  ) {}
+
+  /** `clients`: the caller's (alerts of other clients' agents do not exist for it: 404, absent from lists). */
+  list(filter: AlertFilter, page: Page, clients: ClientScope): Promise<[AlertEntity[], number]> {
+    return this.repo.list(filter, page, clients);
+  }
+
+  async get(id: number, clients: ClientScope): Promise<AlertEntity> {
+    const a = await this.repo.findVisible(id, clients);
+    if (!a) throw notFound();
+    return a;
+  }
+
+  /**
+   * Marks an open alert seen (not resolved): who (the key's name) and when. The UPDATE decides: a second
+   * acknowledgement, or one of a resolved alert, changes nothing and answers the alert as it is (200, not an
+   * error: the caller's intent, "seen", holds). alert.acknowledged only when this call changed it. 404, and
+   * nothing changed, for an alert the caller may not see.
+   */
+  async acknowledge(id: number, by: string, clients: ClientScope): Promise<AlertEntity> {
+    await this.get(id, clients);
+    const changed = await this.tx.run(async () => {
+      const done = await this.repo.acknowledge(id, by, this.clock.now());
+      if (done) await this.outbox.alerts('alert.acknowledged', [id]);
+      return done;
+    });
+    const after = await this.get(id, clients);
+    if (changed) this.tx.afterCommit(() => this.events.emit('alert.acknowledged', { agentId: after.agentId, alert: toAlertDto(after) }));
+    return after;
+  }
+
+  /** Resolves the alert: it leaves the active list. The UPDATE decides: idempotent, alert.resolved once. */
+  async resolve(id: number, by: string, clients: ClientScope): Promise<AlertEntity> {
+    await this.get(id, clients);
+    const changed = await this.tx.run(async () => {
+      const done = await this.repo.resolve(id, by, this.clock.now());
+      if (done) await this.outbox.alerts('alert.resolved', [id]);
+      return done;
+    });
+    const after = await this.get(id, clients);
+    if (changed) this.tx.afterCommit(() => this.events.emit('alert.resolved', { agentId: after.agentId, alert: toAlertDto(after) }));
+    return after;
+  }
+
+  /** Opens agent_overdue for the overdue agents without one (`agentIds`: among these only); alert.created for each. */
+  async openOverdue(severity: AlertSeverity, agentIds?: number[]): Promise<AlertEntity[]> {
+    const created = await this.tx.run(async () => this.notified('alert.created', await this.repo.openOverdue(severity, this.clock.now(), agentIds)));
+    for (const a of created) this.tx.afterCommit(() => this.events.emit('alert.created', { agentId: a.agentId, alert: toAlertDto(a) }));
+    return created;
+  }
+
+  /** Resolves by 'system' the agent_overdue alerts of agents that are online; alert.resolved for each. */
+  async resolveOverdueOfOnline(): Promise<AlertEntity[]> {
+    const resolved = await this.tx.run(async () => this.notified('alert.resolved', await this.repo.resolveOverdueOfOnline(RESOLVED_BY_SYSTEM, this.clock.now())));
+    for (const a of resolved) this.tx.afterCommit(() => this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) }));
+    return resolved;
+  }
+
+  /**
+   * Opens a system alert (check_failure, task_failure, agent_overdue, enrollment_conflict) unless one is open for its subject, and
+   * announces alert.created; null when one was already open (never a second, even under concurrent callers).
+   */
+  async raise(alert: SystemAlert): Promise<AlertEntity | null> {
+    const created = await this.tx.run(async () => {
+      const opened = await this.repo.openOnce(alert, this.clock.now());
+      if (opened) await this.outbox.alerts('alert.created', [opened.id]);
+      return opened;
+    });
+    if (created) this.tx.afterCommit(() => this.events.emit('alert.created', { agentId: created.agentId, alert: toAlertDto(created) }));
+    return created;
+  }
+
+  /** Its cause went away: the open alert of the subject is resolved by 'system' and alert.resolved announced. */
+  async resolveBySystem(subject: AlertSubject): Promise<AlertEntity[]> {
+    const resolved = await this.tx.run(async () => this.notified('alert.resolved', await this.repo.resolveOpen(subject, RESOLVED_BY_SYSTEM, this.clock.now())));
+    for (const a of resolved) this.tx.afterCommit(() => this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) }));
+    return resolved;
+  }
+
+  /** resolveBySystem of one alert kind keyed by agent, for many agents at once (one statement). */
+  async resolveBySystemForAgents(alertType: AlertType, agentIds: number[]): Promise<AlertEntity[]> {
+    if (agentIds.length === 0) return [];
+    const resolved = await this.tx.run(async () =>
+      this.notified('alert.resolved', await this.repo.resolveOpenOfAgents(alertType, agentIds, RESOLVED_BY_SYSTEM, this.clock.now())),
+    );
+    for (const a of resolved) this.tx.afterCommit(() => this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) }));
+    return resolved;
+  }
+
+  /**
+   * Writes the alerts' notifications into the outbox, in the transaction that changed them (the caller's
+   * tx.run): an alert never commits without them, and a rolled-back change has none.
+   */
+  private async notified(event: 'alert.created' | 'alert.resolved', alerts: AlertEntity[]): Promise<AlertEntity[]> {
+    await this.outbox.alerts(event, alerts.map((a) => a.id));
+    return alerts;
+  }
+
+  /** The agent's open (unresolved) alerts, oldest first. */
+  openFor(agentId: number): Promise<AlertEntity[]> {
+    return this.repo.openFor(agentId);
+  }
+}

@@ -1,0 +1,229 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ScriptEntity, ScriptOutputMode, ScriptRunEntity } from '@app/entities';
+import { Principal } from '../../common/principal';
+import { Clock } from '../../../common/clock';
+import { DomainError, notFound } from '../../../common/errors/domain-error';
+import { pgText } from '../../../common/values';
+import { AgentChannel, AgentCommands } from '../../fleet/agent-channel/agent-channel';
+import { AgentsErrorCode } from '../../fleet/agent-channel/agent-channel.errors';
+import { RmmEvents } from '../../common/bus/rmm-events';
+import { Page } from '../../common/pagination.dto';
+import { QUEUE_EXPIRES_IN_DEFAULT, ScriptRunAcceptedDto, ScriptRunResultDto } from './script-runs.dto';
+import { ScriptRunsErrorCode } from './script-runs.errors';
+import { RunFilter, RunOutcome, ScriptRunsRepository } from './script-runs.repository';
+
+/** stdout and stderr are kept up to this many characters each (the rest is cut, and the run says so). */
+export const RUN_OUTPUT_CAP = 64 * 1024;
+/** Seconds the server waits past a script's time-out for the agent's answer (the agent kills it at the time-out). */
+export const ANSWER_GRACE_SECONDS = 5;
+const STALE_SWEEP_MS = 60_000;
+
+type Answer = AgentCommands['script.run']['out'];
+
+/** What became of a run the server asked for itself (runForServer). */
+export type ServerRunResult =
+  | { sent: false; runId?: number }
+  | { sent: true; runId: number; timeoutSeconds: number; outcome: RunOutcome };
+
+/**
+ * runscript for real: every run is stored, sent to the agent over its channel, and its outcome recorded:
+ * `wait` and `collector` answer when the script has finished (the newest collector run of a script is the
+ * agent's latest value for it); `forget` answers 202 at once. An agent that goes mid-run ends the wait with
+ * 502 and the run `interrupted`; no answer by time-out + 5 s is 504 and the run `timed_out`; a refusal by the
+ * agent (`ok: false`: an interpreter it lacks) is 422 "agent refused: <reason>" and an answer the protocol does
+ * not allow 502 "agent sent an invalid answer", both with the run `failed` and its `error` saying why.
+ * With `queue`, an agent that is not connected is no 409: the run is stored `queued` (with the script's body as it
+ * is now, and an expiry) and RunQueue sends it when the agent connects (run-queue.ts).
+ */
+@Injectable()
+export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('script-runs');
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    private readonly repo: ScriptRunsRepository,
+    private readonly channel: AgentChannel,
+    private readonly clock: Clock,
+    private readonly events: RmmEvents,
+  ) {}
+
+  /** At start and every minute: runs left open by a server that died are marked interrupted. */
+  onApplicationBootstrap(): void {
+    const sweep = (): void => void this.repo.interruptStale(this.clock.now()).catch((err: Error) => this.logger.warn(`stale-run sweep failed: ${err.message}`));
+    sweep();
+    clearInterval(this.sweeper);
+    this.sweeper = setInterval(sweep, STALE_SWEEP_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+  }
+
+  async run(
+    agentId: number,
+    script: ScriptEntity,
+    ask: { output: ScriptOutputMode; args?: string[]; timeout?: number; queue?: boolean; expiresIn?: number },
+    key: Principal | undefined,
+  ): Promise<{ accepted: true; body: ScriptRunAcceptedDto } | { accepted: false; body: ScriptRunResultDto }> {
+    const timeoutSeconds = ask.timeout ?? script.defaultTimeout ?? 90;
+    const args = ask.args ?? script.defaultArgs;
+    if (!(await this.channel.isOnline(agentId))) {
+      if (!ask.queue) throw new DomainError(AgentsErrorCode.NotConnected, 'agent is not connected');
+      const queued = await this.enqueue(agentId, script, { args, timeoutSeconds, expiresInSeconds: ask.expiresIn, requestedByKeyId: key?.kind === 'api_key' ? key.id : null });
+      return { accepted: true, body: { id: queued.id, status: 'queued' } };
+    }
+    const run = await this.repo.insert(
+      { agentId, scriptId: script.id, scriptName: script.name, shell: script.shell, args, output: ask.output, timeoutSeconds, requestedByKeyId: key?.kind === 'api_key' ? key.id : null },
+      this.clock.now(),
+    );
+    const pending = this.channel.request(agentId, 'script.run', { runId: run.id, shell: script.shell, body: script.body, args, timeoutSeconds }, (timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000);
+    this.events.emit('script.started', { agentId, runId: run.id, script: script.id });
+    if (ask.output === 'forget') {
+      void this.settle(run, pending).catch(() => undefined);
+      return { accepted: true, body: { id: run.id, status: 'running' } };
+    }
+    const answer = await this.settle(run, pending);
+    return {
+      accepted: false,
+      body: { id: run.id, execution_time: answer.executionTime.toFixed(3), retcode: answer.retcode, stdout: answer.stdout, stderr: answer.stderr, timed_out: answer.timedOut },
+    };
+  }
+
+  /**
+   * Stores a run that waits for its agent (queued; the script's body as it is now; expiring `expiresInSeconds`
+   * from now) and announces it (script.queued). Every instance hears the event, and the one holding the agent's
+   * connection, if one does by now, sends it (RunQueue); otherwise the agent's next connect does.
+   */
+  async enqueue(
+    agentId: number,
+    script: ScriptEntity,
+    ask: { args?: string[]; timeoutSeconds?: number; expiresInSeconds?: number; requestedByKeyId: number | null },
+  ): Promise<ScriptRunEntity> {
+    const expiresAt = new Date(this.clock.now().getTime() + (ask.expiresInSeconds ?? QUEUE_EXPIRES_IN_DEFAULT) * 1000);
+    const run = await this.repo.insertQueued({
+      agentId,
+      scriptId: script.id,
+      scriptName: script.name,
+      shell: script.shell,
+      args: ask.args ?? script.defaultArgs,
+      output: 'forget',
+      timeoutSeconds: ask.timeoutSeconds ?? script.defaultTimeout ?? 90,
+      requestedByKeyId: ask.requestedByKeyId,
+      body: script.body,
+      expiresAt,
+    });
+    this.events.emit('script.queued', { agentId, runId: run.id, script: script.id, expiresAt: expiresAt.toISOString() });
+    return run;
+  }
+
+  /**
+   * Sends a queued run just claimed (RunQueue; status running) with the body stored when it was queued, and
+   * records its outcome, whatever it is (never throws for the agent's failures).
+   */
+  async carry(run: ScriptRunEntity): Promise<RunOutcome> {
+    const pending = this.channel.request(
+      run.agentId,
+      'script.run',
+      { runId: run.id, shell: run.shell, body: run.body ?? '', args: run.args, timeoutSeconds: run.timeoutSeconds },
+      (run.timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000,
+    );
+    this.events.emit('script.started', { agentId: run.agentId, runId: run.id, script: run.scriptId ?? 0 });
+    return (await this.record(run, pending)).outcome;
+  }
+
+  /**
+   * Cancels a queued run: the run, cancelled. 404 for a run the agent does not have; 409 for one that is not
+   * queued any more (it has started, or ended).
+   */
+  async cancel(agentId: number, runId: number): Promise<ScriptRunEntity> {
+    const cancelled = await this.repo.cancel(agentId, runId, this.clock.now());
+    if (cancelled) return cancelled;
+    const run = await this.repo.findById(agentId, runId);
+    if (!run) throw notFound();
+    throw new DomainError(ScriptRunsErrorCode.NotQueued, `run ${runId} is ${run.status}: only a queued run can be cancelled`);
+  }
+
+  list(agentId: number, filter: RunFilter, page: Page): Promise<[ScriptRunEntity[], number]> {
+    return this.repo.list(agentId, filter, page);
+  }
+
+  async get(agentId: number, runId: number): Promise<ScriptRunEntity> {
+    const run = await this.repo.findById(agentId, runId);
+    if (!run) throw notFound();
+    return run;
+  }
+
+  /**
+   * A run the server asks for itself (a task's): stored and streamed like runscript's (output wait, the
+   * script's default time-out and arguments), announced through `onSent(runId)` once it is on its way, and
+   * settled without throwing: the recorded outcome, or `sent: false` when the agent is not connected here.
+   */
+  async runForServer(agentId: number, script: ScriptEntity, onSent: (runId: number) => Promise<void>): Promise<ServerRunResult> {
+    if (!(await this.channel.isOnline(agentId))) return { sent: false };
+    const timeoutSeconds = script.defaultTimeout ?? 90;
+    const args = script.defaultArgs;
+    const run = await this.repo.insert(
+      { agentId, scriptId: script.id, scriptName: script.name, shell: script.shell, args, output: 'wait', timeoutSeconds, requestedByKeyId: null },
+      this.clock.now(),
+    );
+    const pending = this.channel.request(agentId, 'script.run', { runId: run.id, shell: script.shell, body: script.body, args, timeoutSeconds }, (timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000);
+    this.events.emit('script.started', { agentId, runId: run.id, script: script.id });
+    await onSent(run.id).catch((err: Error) => this.logger.warn(`run ${run.id}: ${err.message}`));
+    const settled = await this.record(run, pending);
+    if (settled.error !== undefined && settled.error instanceof DomainError && settled.error.code === AgentsErrorCode.NotConnected) return { sent: false, runId: run.id };
+    return { sent: true, runId: run.id, timeoutSeconds, outcome: settled.outcome };
+  }
+
+  /** Waits for the agent's answer and records the outcome, whatever it is; rethrows a failure. */
+  private async settle(run: ScriptRunEntity, pending: Promise<Answer>): Promise<Answer> {
+    const settled = await this.record(run, pending);
+    if (settled.answer === undefined) throw settled.error;
+    return settled.answer;
+  }
+
+  /** Waits for the agent's answer and records the outcome, whatever it is (never throws for the agent's failures). */
+  private async record(run: ScriptRunEntity, pending: Promise<Answer>): Promise<{ answer: Answer; outcome: RunOutcome; error?: undefined } | { answer?: undefined; outcome: RunOutcome; error: unknown }> {
+    let answer: Answer;
+    try {
+      answer = await pending;
+    } catch (err) {
+      const outcome: RunOutcome = { ...failedOutcome(err), finishedAt: this.clock.now() };
+      await this.repo.finish(run.id, outcome).catch((e: Error) => this.logger.warn(`run ${run.id} outcome not written: ${e.message}`));
+      this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: null, executionTime: 0, timedOut: outcome.timedOut });
+      return { outcome, error: err };
+    }
+    // (the answer is valid against ScriptRunAnswerSchema: LocalAgentChannel.deliver checked it)
+    const stdout = pgText(answer.stdout);
+    const stderr = pgText(answer.stderr);
+    const outcome: RunOutcome = {
+      status: answer.timedOut ? 'timed_out' : 'finished',
+      retcode: storedRetcode(answer.retcode),
+      stdout: stdout.slice(0, RUN_OUTPUT_CAP),
+      stderr: stderr.slice(0, RUN_OUTPUT_CAP),
+      stdoutTruncated: stdout.length > RUN_OUTPUT_CAP,
+      stderrTruncated: stderr.length > RUN_OUTPUT_CAP,
+      timedOut: answer.timedOut,
+      executionTime: answer.executionTime,
+      error: null,
+      finishedAt: this.clock.now(),
+    };
+    await this.repo.finish(run.id, outcome);
+    this.events.emit('script.finished', { agentId: run.agentId, runId: run.id, retcode: outcome.retcode, executionTime: answer.executionTime, timedOut: outcome.timedOut });
+    // The caller sees what was stored (the same text, the same return code).
+    return { answer: { ...answer, retcode: outcome.retcode, stdout: outcome.stdout, stderr: outcome.stderr }, outcome };
+  }
+}
+
+/**
+ * A return code as the `integer` column holds it: a Windows exit code above 2^31 - 1 (a DWORD such as NTSTATUS
+ * 0xC0000005) becomes its signed 32-bit value (-1073741819), as cmd's %ERRORLEVEL% shows it.
+ */
+export const storedRetcode = (retcode: number | null): number | null => (retcode === null ? null : retcode | 0);
+
+/** The outcome of a run whose wait ended without an answer, or with a refusal or an invalid answer. */
+function failedOutcome(err: unknown): Omit<RunOutcome, 'finishedAt'> {
+  const code = err instanceof DomainError ? err.code : undefined;
+  const status: RunOutcome['status'] = code === AgentsErrorCode.NoAnswer ? 'timed_out' : code === AgentsErrorCode.Disconnected ? 'interrupted' : 'failed';
+  const why = err instanceof DomainError ? [err.message, ...err.fields.map((f) => f.message)].join(': ') : 'the server could not carry it';
+  return { status, retcode: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, timedOut: status === 'timed_out', executionTime: null, error: pgText(why) };
+}

@@ -1,0 +1,114 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { TaskEntity } from '@app/entities';
+import { PageQueryDto } from '../../common/pagination.dto';
+import { PG_INT_MAX, iso } from '../../../common/values';
+import { AGENT_ID_SCHEMA, IsAgentId } from '../../common/agent-id';
+import { IsOptionalNotNull } from '../../common/optional-not-null';
+
+const QUEUE_IF_OFFLINE =
+  'true: a run whose agent is not connected at its due time is queued for the agent (a queued script run, sent when it next connects, expiring after a day) and the task run, status queued, ends with that run\'s outcome; false: it ends agent_offline at once';
+
+export class TaskFilterDto extends PageQueryDto {
+  @ApiPropertyOptional({ ...AGENT_ID_SCHEMA, description: 'agent id' })
+  @IsOptional()
+  @IsAgentId()
+  agent?: string;
+}
+
+export class CreateTaskDto {
+  @ApiProperty({ example: 'Nightly cleanup', maxLength: 200 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  @ApiProperty({ ...AGENT_ID_SCHEMA, example: '42', description: 'agent id' })
+  @IsDefined()
+  @IsAgentId()
+  agent: string;
+
+  @ApiProperty({ example: 3, description: 'script id' })
+  @IsInt()
+  @Min(1)
+  @Max(PG_INT_MAX)
+  script: number;
+
+  @ApiProperty({
+    example: '0 3 * * *',
+    description: 'Cron expression in UTC: 5 fields (minute hour day month weekday), or 6 whose first is seconds (`*/2 * * * * *`: every 2 seconds; every second is the finest)',
+  })
+  @IsString()
+  @MaxLength(200)
+  schedule: string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ default: false, description: QUEUE_IF_OFFLINE })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  queue_if_offline?: boolean;
+}
+
+export class UpdateTaskDto {
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptionalNotNull()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'script id' })
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(PG_INT_MAX)
+  script?: number;
+
+  @ApiPropertyOptional({ description: 'Cron expression in UTC: 5 fields, or 6 with seconds first; next_run_at restarts from now' })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxLength(200)
+  schedule?: string;
+
+  @ApiPropertyOptional()
+  @IsOptionalNotNull()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ description: QUEUE_IF_OFFLINE })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  queue_if_offline?: boolean;
+}
+
+export class TaskDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ example: '42' }) agent: string;
+  @ApiProperty({ description: 'script id' }) script: number;
+  @ApiProperty({ example: '0 3 * * *' }) schedule: string;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty({ description: QUEUE_IF_OFFLINE }) queue_if_offline: boolean;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'Next run (UTC); null while disabled' }) next_run_at: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'When the newest run started' }) last_run_at: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Return code of the newest finished run (null when it had none: timed out, agent offline, interrupted)' }) last_retcode: number | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export const toTaskDto = (t: TaskEntity): TaskDto => ({
+  id: t.id,
+  name: t.name,
+  agent: String(t.agentId),
+  script: t.scriptId,
+  schedule: t.schedule,
+  enabled: t.enabled,
+  queue_if_offline: t.queueIfOffline,
+  next_run_at: iso(t.nextRunAt),
+  last_run_at: iso(t.lastRunAt),
+  last_retcode: t.lastRetcode,
+  created_at: t.createdAt.toISOString(),
+});

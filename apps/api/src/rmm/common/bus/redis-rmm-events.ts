@@ -1,0 +1,62 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { RedisPubSub } from '../../../common/redis/redis-pubsub';
+import { LocalRmmEvents, RmmEventHandler, RmmEventMap, RmmEventName, RmmEventOptions, RmmEvents } from './rmm-events';
+
+/** One event on the wire between instances: who emitted it, its name, its data. */
+interface Envelope {
+  o: string;
+  e: RmmEventName;
+  d: unknown;
+}
+
+/**
+ * Several instances (REDIS_URL): `emit` publishes on one Redis channel (`<prefix>events`) through the one
+ * publisher connection, and every instance, the emitter included, delivers what it receives to its local
+ * handlers, flagged local when it emitted it itself (RmmEventOptions.local). Redis keeps the order of one
+ * connection's publications, so each instance's events arrive everywhere in the order it emitted them.
+ * Redis unreachable: the event is delivered to this instance's handlers only (logged), never lost here.
+ */
+@Injectable()
+export class RedisRmmEvents extends RmmEvents implements OnModuleInit {
+  private readonly logger = new Logger('events');
+  private readonly channel: string;
+  private warned = 0;
+
+  constructor(
+    private readonly local: LocalRmmEvents,
+    private readonly bus: RedisPubSub,
+  ) {
+    super();
+    this.channel = bus.key('events');
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.bus.subscribe(this.channel, (text) => this.receive(text));
+  }
+
+  emit<K extends RmmEventName>(event: K, data: RmmEventMap[K]): void {
+    const envelope: Envelope = { o: this.bus.instanceId, e: event, d: data };
+    this.bus.publish(this.channel, JSON.stringify(envelope)).catch((err: Error) => {
+      if (Date.now() - this.warned > 60_000) {
+        this.warned = Date.now();
+        this.logger.warn(`events not fanned out (Redis: ${err.message}); delivered on this instance only`);
+      }
+      this.local.deliver(event, data, true);
+    });
+  }
+
+  on<K extends RmmEventName>(event: K, handler: RmmEventHandler<K>, options?: RmmEventOptions): () => void {
+    return this.local.on(event, handler, options);
+  }
+
+  private receive(text: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(text) as Envelope;
+    } catch {
+      return;
+    }
+    if (typeof envelope?.e !== 'string' || typeof envelope.o !== 'string' || typeof envelope.d !== 'object' || envelope.d === null) return;
+    this.local.deliver(envelope.e, envelope.d as RmmEventMap[typeof envelope.e], envelope.o === this.bus.instanceId);
+  }
+}

@@ -1,0 +1,344 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { OnGatewayConnection, OnGatewayInit, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { WebSocket } from 'ws';
+import { Clock } from '../../../common/clock';
+import { RuntimeConfig } from '../../../config/runtime-config';
+import { parseId } from '../../../common/values';
+import { GatewayServer } from '../../../common/ws/gateway-server';
+import { closeSocket, contextOf, refuseMessage } from '../../../common/ws/ws-connection';
+import { RmmEvents } from '../../common/bus/rmm-events';
+import { LocalAgentChannel } from './agent-channel';
+import { AgentPresenceRepository } from '../presence/agent-presence.repository';
+import { CheckResultMessage, HeartbeatMessage, parseAgentMessage, ResultMessage, ScriptOutputMessage, UpdateFailedMessage } from './agent-protocol';
+import { parseHeartbeatFacts } from '../presence/heartbeat-facts';
+import { PingRounds } from './ping-rounds';
+import { PresenceConnection, superseded } from '../presence/presence-rules';
+
+export const AGENT_WS_PATH = '/agent/v1/ws';
+/** The largest message an agent may send (a script's output comes in chunks well below it). */
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** A round of pings: each connection is pinged once per round, and dropped at its next visit if it has not answered. */
+const PING_MS = 30_000;
+/**
+ * Each round of pings is spread over this many ticks of the interval (1 s each), each connection in a fixed one
+ * (PingRounds): pinging 20,000 sockets in one tick (and taking their 20,000 pongs together) stalled the event loop
+ * for hundreds of milliseconds every 30 s.
+ */
+const PING_SLICES = 30;
+
+/** The most that may wait to be sent to an agent: past it, nothing more is queued and the connection is dropped. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** Invalid messages an agent may send within INVALID_WINDOW_MS; one more closes its connection (1008). */
+export const MAX_INVALID_MESSAGES = 20;
+const INVALID_WINDOW_MS = 60_000;
+/** The burst an agent may send above RMM_AGENT_MAX_MESSAGES_PER_SECOND: this many seconds' worth. */
+const BURST_SECONDS = 5;
+/**
+ * `hello` is held (its socket corked) until the agent's first `checks.sync`, which the check sync sends right
+ * after the connect is written, so both go out in one write: in a reconnect storm that is one system call and
+ * one wake-up of the agent fewer per agent (a write on loopback costs the writer the receiver's delivery too).
+ * At most this long: whatever holds the list up, `hello` goes out.
+ */
+const HELLO_HOLD_MS = 50;
+
+/** Close codes the agent acts on (docs/agent-protocol.md). */
+export const CLOSE = {
+  shuttingDown: { code: 1001, reason: 'server shutting down' },
+  invalid: { code: 1008, reason: `too many invalid messages: more than ${MAX_INVALID_MESSAGES} in a minute` },
+  flooding: { code: 1008, reason: 'too many messages: over RMM_AGENT_MAX_MESSAGES_PER_SECOND' },
+  notReading: { code: 1008, reason: `not reading: more than ${MAX_BUFFERED_BYTES / 1024 / 1024} MiB waiting to be sent` },
+  internal: { code: 1011, reason: 'server error' },
+  replaced: { code: 4000, reason: 'replaced by a newer connection of this agent' },
+  secretReplaced: { code: 4001, reason: 'agent re-enrolled: this secret no longer works' },
+} as const;
+
+/**
+ * The agent channel's server side: one WebSocket per agent at /agent/v1/ws, a Nest gateway served by
+ * GatewayWsAdapter (common/ws), authenticated before the upgrade completes (`X-Agent-Id` and
+ * `Authorization: Bearer <agent secret>`; 401 otherwise). Each message is held to the connection's rate and
+ * validated against its type's schema (agent-protocol.ts) by the adapter, then handed to the
+ * `@SubscribeMessage` handler of its type; a handler that throws closes that connection (1011). It attaches
+ * the connection to the LocalAgentChannel (commands out, answers in) and tells AgentPresenceRepository, which owns
+ * the agent's status and announces its changes: the connect, each heartbeat, the close, each with its connection.
+ */
+@WebSocketGateway({ path: AGENT_WS_PATH, maxPayload: MAX_MESSAGE_BYTES })
+@Injectable()
+export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGatewayConnection, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('agent-gateway');
+  private readonly sockets = new Map<number, WebSocket>();
+  private readonly pings = new PingRounds<WebSocket>(PING_SLICES);
+  /** One listener for every socket's pongs (the socket is `this`): no closure per connection. */
+  private readonly onPong = ((pings: PingRounds<WebSocket>) =>
+    function (this: WebSocket): void {
+      pings.answered(this);
+    })(this.pings);
+  private server?: Server;
+  /** Its endpoint on the HTTP server (GatewayServer: path, authentication, upgrades); none in the CLI's context. */
+  private endpoint?: GatewayServer<number>;
+  private pinger?: NodeJS.Timeout;
+  /** Sockets whose `hello` is held for their first checks.sync (HELLO_HOLD_MS), with the time it was held. */
+  private readonly held = new Map<WebSocket, number>();
+  private holdTimer?: NodeJS.Timeout;
+  private sweeper?: NodeJS.Timeout;
+  private offRegistered?: () => void;
+  private offConnected?: () => void;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly channel: LocalAgentChannel,
+    private readonly presence: AgentPresenceRepository,
+    private readonly events: RmmEvents,
+    private readonly clock: Clock,
+    private readonly config: RuntimeConfig,
+  ) {}
+
+  /**
+   * The adapter's endpoint for /agent/v1/ws (on the server's one upgrade router, beside the events WebSocket):
+   * who may connect (authenticate: 401 before any WebSocket exists; 503 while the database is down) and how
+   * agents may talk (their messages' schemas, rate and limits).
+   */
+  afterInit(endpoint: GatewayServer<number>): void {
+    this.endpoint = endpoint;
+    endpoint.serve({
+      name: 'agent',
+      logger: this.logger,
+      gateway: this,
+      admit: async (req) => {
+        const agentId = await this.authenticate(req);
+        return agentId === null ? { refuse: { status: 401, detail: 'Invalid agent credentials' } } : { accept: agentId };
+      },
+      unavailable: { status: 503, detail: 'the database is not available, retry shortly' },
+      shuttingDown: CLOSE.shuttingDown,
+      label: (agentId) => `agent ${agentId}`,
+      messages: {
+        parse: parseAgentMessage,
+        rate: { perSecond: this.config.agentMaxMessagesPerSecond, burstSeconds: BURST_SECONDS },
+        invalid: { max: MAX_INVALID_MESSAGES, windowMs: INVALID_WINDOW_MS },
+        reply: (conn, why) => this.trySend(conn.context, conn.ws, { type: 'error', message: why }),
+        closes: { flooding: CLOSE.flooding, invalid: CLOSE.invalid, internal: CLOSE.internal },
+      },
+    });
+  }
+
+  /** An authenticated agent's connection (the adapter's `connection`: its id is what `admit` accepted). */
+  handleConnection(ws: WebSocket, _req: IncomingMessage, agentId: number): void {
+    this.accept(agentId, ws);
+  }
+
+  onApplicationBootstrap(): void {
+    this.server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (!this.server) return; // (the CLI's context serves no HTTP)
+    this.offRegistered = this.events.on('agent.registered', ({ agentId, reenrolled }) => {
+      const ws = reenrolled ? this.sockets.get(agentId) : undefined;
+      if (ws) closeAgent(ws, CLOSE.secretReplaced);
+    });
+    // The agent connected again, here or on another instance (a later epoch): its connection held here is closed
+    // as replaced, like a second connection on this instance (accept). Its close then changes nothing (stale epoch).
+    this.offConnected = this.events.on('agent.connected', ({ agentId, epoch }) => {
+      // (the socket held here for an agent and presence's current connection of it are made and dropped together)
+      const ws = this.sockets.get(agentId);
+      const conn = this.presence.connectionOf(agentId);
+      if (ws && conn && superseded(conn, epoch)) closeAgent(ws, CLOSE.replaced);
+    });
+    // One slot of connections per tick (PingRounds): each pinged every PING_MS, dropped at its next visit when its
+    // ping went unanswered, so a frozen agent's connection goes 30 to 60 s after its last answer.
+    this.pinger = setInterval(() => {
+      const { ping, drop } = this.pings.visit();
+      for (const ws of drop) ws.terminate();
+      for (const ws of ping) if (ws.readyState === WebSocket.OPEN) ws.ping();
+    }, PING_MS / PING_SLICES).unref();
+    // Silence is checked at least once a heartbeat (and every 15 s at most), so an agent whose connection stays
+    // open but says nothing is offline at most RMM_AGENT_OFFLINE_AFTER_SECONDS + one heartbeat after its last one.
+    const every = Math.min(15, this.config.agentHeartbeatSeconds, Math.max(1, Math.floor(this.config.agentOfflineAfterSeconds / 4))) * 1000;
+    this.sweeper = setInterval(() => void this.sweepSilent().catch((err: Error) => this.logger.warn(`status sweep failed: ${err.message}`)), every).unref();
+  }
+
+  /**
+   * Agents silent for RMM_AGENT_OFFLINE_AFTER_SECONDS become offline (a connection this instance still holds
+   * for one is dropped: it is dead), silent for RMM_AGENT_OVERDUE_AFTER_SECONDS overdue; each change announced
+   * (by AgentPresenceRepository, once).
+   */
+  async sweepSilent(): Promise<{ offline: number[]; overdue: number[] }> {
+    const changed = await this.presence.markSilent(this.clock.now(), this.config.agentOfflineAfterSeconds, this.config.agentOverdueAfterSeconds);
+    for (const agentId of changed.offline) this.sockets.get(agentId)?.terminate(); // (its close changes nothing more)
+    return changed;
+  }
+
+  /**
+   * SIGTERM (the listening socket is already closed): upgrades under way complete, then every agent is told the
+   * server is going (1001: it reconnects after a random 1–5 s, to whichever instance listens), heartbeats are written.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.pinger);
+    clearInterval(this.sweeper);
+    this.releaseHeld(Infinity);
+    this.offRegistered?.();
+    this.offConnected?.();
+    // New upgrades are answered 503; those being authenticated complete (and hear 1001) before this goes on.
+    await this.endpoint?.stopAccepting();
+    for (const ws of this.sockets.values()) closeAgent(ws, CLOSE.shuttingDown);
+  }
+
+  isConnected(agentId: number): boolean {
+    return this.sockets.has(agentId);
+  }
+
+  private async authenticate(req: IncomingMessage): Promise<number | null> {
+    const header = (name: string): string | undefined => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const agentId = parseId(header('x-agent-id'));
+    const secret = /^Bearer\s+(\S+)$/i.exec(header('authorization') ?? '')?.[1];
+    if (agentId === null || !secret) return null;
+    return (await this.presence.verifySecret(agentId, secret)) ? agentId : null;
+  }
+
+  private accept(agentId: number, ws: WebSocket): void {
+    const previous = this.sockets.get(agentId);
+    if (previous) closeAgent(previous, CLOSE.replaced);
+    this.sockets.set(agentId, ws);
+    const detach = this.channel.attach(agentId, { send: (message) => this.send(agentId, ws, message) });
+    // The status is written (batched with the other connects of this moment) before the agent is greeted: whoever
+    // reads its status after `hello` or agent.online reads online. Presence announces the change, if it is one.
+    // (The promise is held only until it is written, then the connection itself: 20,000 settled promises and a
+    // socket→connection map would be memory for nothing.)
+    let connecting: Promise<PresenceConnection> | undefined = this.presence.connect(agentId, this.clock.now());
+    let held: PresenceConnection | undefined;
+    this.pings.add(ws);
+    ws.on('pong', this.onPong);
+    ws.on('close', () => {
+      this.held.delete(ws);
+      detach();
+      this.pings.remove(ws);
+      if (this.sockets.get(agentId) === ws) this.sockets.delete(agentId);
+      // Written whatever happened: a superseded connection's close names an older epoch and changes nothing.
+      const written = held ? Promise.resolve(held) : connecting; // (neither: the connect failed, nothing to undo)
+      void written
+        ?.then(
+          (c) => this.presence.disconnect(c),
+          () => undefined, // (never written: nothing to undo)
+        )
+        .catch((err: Error) => this.logger.warn(`agent ${agentId} offline not written: ${err.message}`));
+    });
+    void connecting.then(
+      (conn) => {
+        connecting = undefined;
+        held = conn;
+        if (ws.readyState !== WebSocket.OPEN) return; // gone meanwhile: never greeted
+        this.hold(ws);
+        this.trySend(agentId, ws, { type: 'hello', agent_id: String(agentId), heartbeat_seconds: this.config.agentHeartbeatSeconds, server_time: this.clock.now().toISOString() });
+      },
+      (err: Error) => {
+        connecting = undefined;
+        // Not written (the database): this connection would write nothing; the agent reconnects with back-off.
+        this.logger.warn(`agent ${agentId} online not written (connection closed 1011): ${err.message}`);
+        closeAgent(ws, CLOSE.internal);
+      },
+    );
+  }
+
+  /**
+   * Every message to an agent goes through here: nothing is queued to a connection that already has more than
+   * MAX_BUFFERED_BYTES waiting (an agent that does not read): it is dropped at once (1008, its buffers freed)
+   * and the send throws, so a request waiting on it ends as "agent disconnected".
+   */
+  private send(agentId: number, ws: WebSocket, message: Record<string, unknown>): void {
+    if (ws.readyState !== WebSocket.OPEN) throw new Error('connection closing');
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.logger.warn(`agent ${agentId}: connection dropped, not reading (${ws.bufferedAmount} bytes waiting)`);
+      closeAgent(ws, CLOSE.notReading, 'now');
+      throw new Error('agent not reading');
+    }
+    ws.send(JSON.stringify(message));
+    if (message.type !== 'hello' && this.held.delete(ws)) socketOf(ws)?.uncork();
+  }
+
+  /** Corks the socket for `hello` and what follows it until the next message after it, HELLO_HOLD_MS at most. */
+  private hold(ws: WebSocket): void {
+    const socket = socketOf(ws);
+    if (!socket || this.held.has(ws)) return;
+    socket.cork();
+    this.held.set(ws, Date.now());
+    this.holdTimer ??= setInterval(() => this.releaseHeld(HELLO_HOLD_MS), HELLO_HOLD_MS / 2).unref();
+  }
+
+  /** Sends what was held for HELLO_HOLD_MS or longer (all of it with Infinity). */
+  private releaseHeld(olderThanMs: number): void {
+    const now = Date.now();
+    for (const [ws, since] of this.held) {
+      if (now - since < olderThanMs) break; // (in the order they were held)
+      this.held.delete(ws);
+      socketOf(ws)?.uncork();
+    }
+    if (this.held.size === 0 && this.holdTimer) {
+      clearInterval(this.holdTimer);
+      this.holdTimer = undefined;
+    }
+  }
+
+  /** send, for messages nobody waits on (hello, error): a failure only closes the connection. */
+  private trySend(agentId: number, ws: WebSocket, message: Record<string, unknown>): void {
+    try {
+      this.send(agentId, ws, message);
+    } catch {
+      /* closed by send, or closing already */
+    }
+  }
+
+  // The messages of the protocol, one handler per type: each gets its message already validated against its
+  // type's schema (agent-protocol.ts) by the adapter, which answers an invalid one {type: "error"} itself.
+
+  @SubscribeMessage('heartbeat')
+  heartbeat(ws: WebSocket, message: HeartbeatMessage): void {
+    const { facts } = message;
+    const agentId = contextOf<number>(ws);
+    this.presence.heartbeat(agentId, this.clock.now(), facts === undefined ? null : parseHeartbeatFacts(facts));
+    // Features that act on what an agent reports (agent updates: its version), only when it reports something.
+    if (facts !== undefined) this.channel.dispatch(agentId, 'heartbeat', message as unknown as Record<string, unknown>);
+  }
+
+  @SubscribeMessage('script.output')
+  scriptOutput(ws: WebSocket, message: ScriptOutputMessage): void {
+    // Published as it comes, never stored one by one (the result carries the whole, capped output); only
+    // for a run this agent was sent and has not answered yet. Anything else is dropped without a word.
+    const agentId = contextOf<number>(ws);
+    const { runId, stream, chunk, seq } = message;
+    if (!this.channel.isRunOf(agentId, runId)) return;
+    this.events.emit('script.output', { agentId, runId, stream, chunk, seq });
+  }
+
+  @SubscribeMessage('result')
+  result(ws: WebSocket, message: ResultMessage): void {
+    // The answer is checked against its command's schema by the request it answers (LocalAgentChannel.deliver).
+    const delivered = this.channel.deliver(contextOf<number>(ws), message.id, message);
+    if ('invalid' in delivered) refuseMessage(ws, `invalid answer to request ${message.id}: ${delivered.invalid}`);
+  }
+
+  @SubscribeMessage('check.result')
+  checkResult(ws: WebSocket, message: CheckResultMessage): void {
+    // A feature's message (check.result: the checks module, through AgentChannel.handle).
+    this.channel.dispatch(contextOf<number>(ws), 'check.result', message as unknown as Record<string, unknown>);
+  }
+
+  @SubscribeMessage('update.failed')
+  updateFailed(ws: WebSocket, message: UpdateFailedMessage): void {
+    // A feature's message (agent updates).
+    this.channel.dispatch(contextOf<number>(ws), 'update.failed', message as unknown as Record<string, unknown>);
+  }
+}
+
+/**
+ * Closes an agent's connection with a code and a reason. `now`: its buffers are freed at once (an agent that
+ * does not read would otherwise hold them through the close handshake); else it has CLOSE_GRACE_MS
+ * (common/ws/ws-connection.ts) to answer the close before it is dropped.
+ */
+const closeAgent = closeSocket;
+
+/** The TCP socket under a `ws` WebSocket (ws keeps it as `_socket`; not part of its typed API). */
+function socketOf(ws: WebSocket): Socket | undefined {
+  return (ws as unknown as { _socket?: Socket })._socket;
+}

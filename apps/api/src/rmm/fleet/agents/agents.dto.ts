@@ -1,0 +1,207 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { AGENT_STATUSES, AgentDisk, AgentEntity, AgentStatus, MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
+import { IsOptionalNotNull } from '../../common/optional-not-null';
+import { PageQueryDto } from '../../common/pagination.dto';
+import { PG_INT_MAX, iso } from '../../../common/values';
+import type { AgentRow } from './agents.sql';
+import { QUEUE_EXPIRES_IN_DEFAULT, QUEUE_EXPIRES_IN_MAX } from '../../automation/script-runs/script-runs.dto';
+
+export class AgentFilterDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'Exact hostname' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  hostname?: string;
+
+  @ApiPropertyOptional({ description: 'client id' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(PG_INT_MAX)
+  client?: number;
+
+  @ApiPropertyOptional({ description: 'site id' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(PG_INT_MAX)
+  site?: number;
+
+  @ApiPropertyOptional({ enum: MONITORING_TYPES })
+  @IsOptional()
+  @IsIn(MONITORING_TYPES as unknown as string[])
+  monitoring_type?: MonitoringType;
+}
+
+export class NamedRefDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+}
+
+export class DiskDto {
+  @ApiProperty({ example: 'C:' }) device: string;
+  @ApiProperty({ example: '120.5 GB' }) free: string;
+  @ApiProperty({ example: '475.8 GB' }) total: string;
+  @ApiProperty({ example: 75, description: 'percent used' }) percent: number;
+}
+
+/** The spec's Agent. */
+export class AgentDto {
+  @ApiProperty({ example: '42', description: 'A decimal integer, as a string (see docs/decisions.md)' }) agent_id: string;
+  @ApiProperty() hostname: string;
+  @ApiProperty({ type: NamedRefDto, nullable: true }) client: NamedRefDto | null;
+  @ApiProperty({ type: NamedRefDto, nullable: true }) site: NamedRefDto | null;
+  @ApiProperty({ enum: PLATFORMS }) plat: Platform;
+  @ApiProperty({ enum: MONITORING_TYPES }) monitoring_type: MonitoringType;
+  @ApiProperty({ nullable: true, type: String }) operating_system: string | null;
+  @ApiProperty({ example: '2.8.0' }) version: string;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_seen: string | null;
+  @ApiProperty({ enum: AGENT_STATUSES }) status: AgentStatus;
+  @ApiProperty({ nullable: true, type: String }) logged_in_username: string | null;
+  @ApiProperty({ nullable: true, type: String }) public_ip: string | null;
+  @ApiProperty({ nullable: true, type: String }) local_ip: string | null;
+  @ApiProperty({ nullable: true, type: String }) cpu_model: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'gigabytes' }) total_ram: number | null;
+  @ApiProperty({ nullable: true, type: [DiskDto] }) disks: AgentDisk[] | null;
+}
+
+/** The agent detail object: the Agent plus patches_pending, wmi_detail and record times. */
+export class AgentDetailDto extends AgentDto {
+  @ApiProperty() patches_pending: number;
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true }) wmi_detail: Record<string, unknown> | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'The deployment the agent last enrolled through' }) deployment: number | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'vm',
+    description:
+      "The name the device gives itself (the hostname it sent at registration, kept current by its heartbeat facts). The agent's hostname is " +
+      'the one the enrollment function was asked for when the device enrolled through it, else the same as this. Null only for an agent recorded without one',
+  })
+  os_hostname: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time', description: "when the agent's record last changed: its facts (sent with heartbeats) or a re-enrollment; heartbeats that change nothing move last_seen, not this" })
+  updated_at: string;
+}
+
+
+export function toAgentDto(a: AgentEntity): AgentDto {
+  return {
+    agent_id: String(a.id),
+    hostname: a.hostname,
+    client: a.client ? { id: a.client.id, name: a.client.name } : null,
+    site: a.site ? { id: a.site.id, name: a.site.name } : null,
+    plat: a.plat,
+    monitoring_type: a.monitoringType,
+    operating_system: a.operatingSystem,
+    version: a.version,
+    last_seen: iso(a.lastSeen),
+    status: a.status,
+    logged_in_username: a.loggedInUsername,
+    public_ip: a.publicIp,
+    local_ip: a.localIp,
+    cpu_model: a.cpuModel,
+    total_ram: a.totalRam,
+    disks: a.disks,
+  };
+}
+
+export function toAgentDetailDto(a: AgentEntity): AgentDetailDto {
+  return {
+    ...toAgentDto(a),
+    patches_pending: a.patchesPending,
+    wmi_detail: a.wmiDetail,
+    deployment: a.deploymentId,
+    os_hostname: a.osHostname,
+    created_at: a.createdAt.toISOString(),
+    updated_at: a.updatedAt.toISOString(),
+  };
+}
+
+/** A row of agents.sql.ts's list queries, straight to the spec's Agent (the spec's field order). */
+export function rowToAgentDto(r: AgentRow): AgentDto {
+  return {
+    agent_id: String(r.id),
+    hostname: r.hostname,
+    client: r.client_id !== null && r.client_name !== null ? { id: r.client_id, name: r.client_name } : null,
+    site: r.site_id !== null && r.site_name !== null ? { id: r.site_id, name: r.site_name } : null,
+    plat: r.plat as Platform,
+    monitoring_type: r.monitoring_type as MonitoringType,
+    operating_system: r.operating_system,
+    version: r.version,
+    last_seen: iso(r.last_seen),
+    status: r.status as AgentStatus,
+    logged_in_username: r.logged_in_username,
+    public_ip: r.public_ip,
+    local_ip: r.local_ip,
+    cpu_model: r.cpu_model,
+    total_ram: r.total_ram,
+    disks: r.disks as AgentDisk[] | null,
+  };
+}
+
+/** A row of AGENT_DETAIL_SQL, straight to the agent detail object. */
+export function rowToAgentDetailDto(r: AgentRow): AgentDetailDto {
+  return {
+    ...rowToAgentDto(r),
+    patches_pending: r.patches_pending,
+    wmi_detail: r.wmi_detail,
+    deployment: r.deployment_id,
+    os_hostname: r.os_hostname,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+}
+
+export class RunScriptDto {
+  @ApiProperty({ description: 'script id', example: 3 })
+  @IsInt()
+  @Min(1)
+  @Max(PG_INT_MAX)
+  script: number;
+
+  @ApiPropertyOptional({ enum: ['wait', 'forget', 'collector'], default: 'wait' })
+  @IsOptionalNotNull()
+  @IsIn(['wait', 'forget', 'collector'])
+  output?: 'wait' | 'forget' | 'collector';
+
+  @ApiPropertyOptional({ type: [String], description: "Arguments; default: the script's default args" })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MaxLength(4096, { each: true })
+  args?: string[];
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 300, default: 90, description: 'seconds' })
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  timeout?: number;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'true: an agent that is not connected gets the run when it next connects (202 {id, status: "queued"}, instead of 409), in the order queued, one at a time; a connected agent runs it at once as with output forget (202 {id, status: "running"}). output must then be forget or left out',
+  })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  queue?: boolean;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: QUEUE_EXPIRES_IN_MAX,
+    default: QUEUE_EXPIRES_IN_DEFAULT,
+    description: 'seconds a queued run waits for its agent before it becomes expired (never sent); only with queue: true',
+  })
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(QUEUE_EXPIRES_IN_MAX)
+  expires_in?: number;
+}
