@@ -5,11 +5,13 @@ import { DataSource, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { Clock, FixedClock } from '../../apps/api/src/common/clock';
 import { RateLimitModule } from '../../apps/api/src/common/rate-limit/rate-limiter';
 import { RedisModule } from '../../apps/api/src/common/redis/redis.module';
+import { RedisSettings } from '../../apps/api/src/common/redis/redis-settings';
 import { loadConfig } from '../../apps/api/src/config/app-config';
 import { RuntimeConfig } from '../../apps/api/src/config/runtime-config';
 import { dataSourceOptions } from '../../apps/api/src/database/data-source';
 import { TransactionModule } from '../../apps/api/src/database/transaction-host';
 import { AgentChannelModule } from '../../apps/api/src/rmm/fleet/agent-channel/agent-channel.module';
+import { RmmBusModule } from '../../apps/api/src/rmm/common/bus/bus.module';
 import { ApiKeysModule } from '../../apps/api/src/rmm/access/api-keys/api-keys.module';
 import { RmmModule } from '../../apps/api/src/rmm/rmm.module';
 import { createTestDatabase, TestDatabase } from '../utils/test-db';
@@ -39,7 +41,7 @@ export interface MediumContext {
 
 export const MEDIUM_START = new Date('2026-01-01T00:00:00.000Z');
 
-/** Clock and RuntimeConfig, global as the app's ConfigModule makes them. */
+/** Clock, RuntimeConfig and what Redis reads of it, global as the app's ConfigModule makes them. */
 @Global()
 @Module({})
 class MediumGlobalsModule {
@@ -49,8 +51,9 @@ class MediumGlobalsModule {
       providers: [
         { provide: Clock, useValue: clock },
         { provide: RuntimeConfig, useValue: config },
+        { provide: RedisSettings, useValue: config },
       ],
-      exports: [Clock, RuntimeConfig],
+      exports: [Clock, RuntimeConfig, RedisSettings],
     };
   }
 }
@@ -78,6 +81,7 @@ export async function createMediumContext(options: { clock?: FixedClock; config?
         MediumGlobalsModule.with(clock, config),
         RedisModule,
         RateLimitModule,
+        RmmBusModule,
         AgentChannelModule,
         ApiKeysModule,
         RmmModule,

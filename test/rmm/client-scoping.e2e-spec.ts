@@ -5,6 +5,7 @@ import { ChecksService } from '../../apps/api/src/rmm/automation/checks/checks.s
 import { ClientsService } from '../../apps/api/src/rmm/tenancy/clients/clients.service';
 import { clientFilter, Principal, ROLE_SCOPES } from '../../apps/api/src/rmm/common/principal';
 import { DeploymentsService } from '../../apps/api/src/rmm/fleet/deployments/deployments.service';
+import { ScriptRunsService } from '../../apps/api/src/rmm/automation/script-runs/script-runs.service';
 import { TasksService } from '../../apps/api/src/rmm/automation/tasks/tasks.service';
 import { CLI_JS, cleanEnv, run } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
@@ -501,7 +502,7 @@ describe('client-limited access (/api/v3)', () => {
     await expect(app.get(AgentsService).detail(b.agent, clients)).rejects.toMatchObject({ message: 'Not found' });
     await expect(app.get(AgentsService).get(b.agent, clients)).rejects.toMatchObject({ message: 'Not found' });
     await expect(app.get(AgentsService).get(b.agent)).resolves.toMatchObject({ id: b.agent }); // the old signature: every client
-    await expect(app.get(AgentsService).runScript(b.agent, { script: scriptId }, operator)).rejects.toMatchObject({ message: 'Not found' });
+    await expect(app.get(ScriptRunsService).start(b.agent, { script: scriptId }, operator)).rejects.toMatchObject({ message: 'Not found' });
     expect((await app.get(ChecksService).list(undefined, all, clients))[0].map((c) => c.id)).not.toContain(b.check);
     await expect(app.get(ChecksService).get(b.check, clients)).rejects.toMatchObject({ message: 'Not found' });
     expect((await app.get(TasksService).list(undefined, all, clients))[0].map((x) => x.id)).not.toContain(b.task);

@@ -13,6 +13,7 @@ import { HealthModule } from './health/health.module';
 import { PlatformModule } from './platform/platform.module';
 import { UsersModule } from './platform/users/users.module';
 import { AgentChannelModule } from './rmm/fleet/agent-channel/agent-channel.module';
+import { RmmBusModule } from './rmm/common/bus/bus.module';
 import { RmmBootstrapModule } from './rmm/bootstrap/rmm-bootstrap.service';
 import { RmmModule } from './rmm/rmm.module';
 import { TransactionModule } from './database/transaction-host';
@@ -28,6 +29,7 @@ export function coreImports(config: AppConfig, databaseUrl: string, clock?: Cloc
     ConfigModule.forRoot(config, clock),
     RedisModule,
     RateLimitModule,
+    RmmBusModule,
     AgentChannelModule,
     UsersModule,
     // The whole backend: its controllers' guards need the rate limiter even in the CLI's context (no routes there).

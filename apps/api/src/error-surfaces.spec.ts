@@ -3,7 +3,7 @@ import { ERROR_SURFACES } from './error-surfaces';
 import { FUNCTION_STATUS } from './enroll/enroll-error.surface';
 import { EnrollError, EnrollErrorCode } from './enroll/enroll.errors';
 import { AUTH_ERRORS } from './platform/auth/auth-error.surface';
-import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode, PostgrestError, RestErrorCode } from './platform/platform-errors';
+import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode, PostgrestError, RestErrorCode } from './platform/common/platform-errors';
 import { REST_ERRORS } from './platform/rest/rest-error.surface';
 import { UsersErrorCode } from './platform/users/users.errors';
 import { AgentsErrorCode } from './rmm/fleet/agent-channel/agent-channel.errors';

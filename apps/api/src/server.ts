@@ -211,7 +211,7 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
       exceptionFactory: (errors) => invalid('validation error', flattenValidationErrors(errors)),
     }),
   );
-  setupSwagger(app);
+  setupSwagger(app, ERROR_SURFACES);
   try {
     await app.init();
   } catch (err) {

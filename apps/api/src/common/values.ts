@@ -52,3 +52,14 @@ export const AGENT_HOSTNAME_PATTERN = /^[^\u0000-\u001f\u007f\s][^\u0000-\u001f\
 export const AGENT_HOSTNAME_MAX = 255;
 export const isAgentHostname = (value: unknown): value is string =>
   typeof value === 'string' && value.length >= 1 && [...value].length <= AGENT_HOSTNAME_MAX && AGENT_HOSTNAME_PATTERN.test(value);
+
+/** A connection URL with its password replaced, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, redactUrl } from './app-config';
+import { redactUrl } from '../common/values';
+import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
   it('applies the documented defaults to an empty environment', () => {

@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../common/project-root';
+import { LOG_LEVELS, LogLevel } from '../common/logging/logger';
 import { PG_INT_MAX } from '../common/values';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * Configuration read once from the environment at boot. Optional secrets that are absent here
@@ -412,13 +411,3 @@ function origins(env: Env, name: string): string[] {
   ];
 }
 
-/** A connection URL with its password replaced, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { RedisSettings } from '../common/redis/redis-settings';
 import { AppConfig } from './app-config';
 import { resolveRuntimeConfig, RuntimeConfig } from './runtime-config';
 import { SecretStore } from './secret-store';
@@ -22,8 +23,9 @@ export class ConfigModule {
           inject: [SecretStore],
           useFactory: (settings: SecretStore) => resolveRuntimeConfig(config, settings),
         },
+        { provide: RedisSettings, useExisting: RuntimeConfig },
       ],
-      exports: [RuntimeConfig, Clock],
+      exports: [RuntimeConfig, Clock, RedisSettings],
     };
   }
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { AppConfig, redactUrl } from '../config/app-config';
+import { redactUrl } from '../common/values';
+import { AppConfig } from '../config/app-config';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations } from './migrate';
 

@@ -1,11 +1,11 @@
 import pino from 'pino';
+import type { ErrorSurface } from '../common/errors/error-surfaces';
 import { ClientsErrorCode } from '../rmm/tenancy/clients/clients.errors';
 import { EnrollError, EnrollErrorCode } from '../enroll/enroll.errors';
 import { FUNCTION_STATUS } from '../enroll/enroll-error.surface';
-import { ERROR_SURFACES } from '../error-surfaces';
 import { InvalidTokenError } from '../platform/auth/access-tokens';
 import { AUTH_ERRORS } from '../platform/auth/auth-error.surface';
-import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode, PostgrestError, RestErrorCode } from '../platform/platform-errors';
+import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode, PostgrestError, RestErrorCode } from '../platform/common/platform-errors';
 import { FILTER_OPS } from '../platform/rest/rest-query';
 import { REST_ERRORS } from '../platform/rest/rest-error.surface';
 import { hashingBusy } from '../platform/users/password';
@@ -205,10 +205,10 @@ function restSamples(status: number): Sample[] {
  * required field of the operation's body, for its validation example. [] when the status is not one this
  * operation's surface answers with a body.
  */
-export function errorExamples(path: string, method: string, status: number, bodyField?: string): ErrorExample[] {
+export function errorExamples(surfaces: readonly ErrorSurface[], path: string, method: string, status: number, bodyField?: string): ErrorExample[] {
   const url = path.replace(/\{[^}]+\}/g, 'x');
   let samples: Sample[];
-  switch (surfaceOf(path)) {
+  switch (surfaceOf(surfaces, path)) {
     case 'rmm':
       samples = rmmSamples(path, method, status, bodyField);
       break;
@@ -226,13 +226,13 @@ export function errorExamples(path: string, method: string, status: number, body
   }
   if (samples.length === 0 && HTTP_LAYER[status]) samples = [HTTP_LAYER[status]];
   return samples.flatMap(({ summary, error }) => {
-    const rendered = renderError(ERROR_SURFACES, silent, error, url, {});
+    const rendered = renderError(surfaces, silent, error, url, {});
     // A sample whose status the surface does not give for it would document a wrong answer: leave it out.
     return rendered.status === status ? [{ summary, value: rendered.body }] : [];
   });
 }
 
 /** The name of the error surface that answers for an OpenAPI path ('rmm', 'function', 'auth', 'rest'), if any. */
-export function surfaceOf(path: string): string | undefined {
-  return ERROR_SURFACES.find((s) => s.matches(path.replace(/\{[^}]+\}/g, 'x')))?.name;
+export function surfaceOf(surfaces: readonly ErrorSurface[], path: string): string | undefined {
+  return surfaces.find((s) => s.matches(path.replace(/\{[^}]+\}/g, 'x')))?.name;
 }

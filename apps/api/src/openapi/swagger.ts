@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { API_KEY_SECURITY, DATA_KEY_SECURITY, DEPLOYMENT_TOKEN_SECURITY, SESSION_COOKIE_SECURITY, USER_JWT_SECURITY } from '../common/http/openapi-security';
+import type { ErrorSurface } from '../common/errors/error-surfaces';
 import { errorExamples, surfaceOf } from './openapi-examples';
 
 /** The tags, in the order Swagger UI lists them, each with what an operator needs to know first. */
@@ -27,7 +28,7 @@ const TAGS: Array<{ name: string; description: string }> = [
   { name: 'health', description: 'Liveness and readiness, without credentials.' },
 ];
 
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+export function buildOpenApiDocument(app: INestApplication, surfaces: readonly ErrorSurface[]): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('RMM server')
     .setDescription(
@@ -73,7 +74,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       declared.add(name);
     }
   }
-  return addErrorExamples(addCommonAnswers(addSecurityAndDescriptions(addErrorSchemas(document))));
+  return addErrorExamples(addCommonAnswers(addSecurityAndDescriptions(addErrorSchemas(document))), surfaces);
 }
 
 type Parameter = { in: string; name: string; schema?: Record<string, unknown>; example?: unknown };
@@ -128,8 +129,8 @@ function addErrorSchemas(document: OpenAPIObject): OpenAPIObject {
 }
 
 /** The error body of the surface that answers for a path (and status: a refused apikey is the gateway's). */
-function errorSchemaOf(path: string, status: number): Record<string, unknown> | undefined {
-  switch (surfaceOf(path)) {
+function errorSchemaOf(surfaces: readonly ErrorSurface[], path: string, status: number): Record<string, unknown> | undefined {
+  switch (surfaceOf(surfaces, path)) {
     case 'rmm':
       return ref('RmmErrorDto');
     case 'function':
@@ -276,15 +277,15 @@ function requiredBodyField(document: OpenAPIObject, op: Operation): string | und
  * Every error answer of a surface gets its surface's body schema and its own example(s), rendered from the
  * surfaces' error tables (openapi-examples.ts), replacing any example a DTO's properties would suggest.
  */
-function addErrorExamples(document: OpenAPIObject): OpenAPIObject {
+function addErrorExamples(document: OpenAPIObject, surfaces: readonly ErrorSurface[]): OpenAPIObject {
   for (const { path, method, op } of operationsOf(document)) {
     for (const [key, response] of Object.entries(op.responses)) {
       const status = Number(key);
       if (!(status >= 400) || status === 431) continue;
       if (!response.description) response.description = STATUS_TEXT[status] ?? 'Error';
-      const schema = errorSchemaOf(path, status);
+      const schema = errorSchemaOf(surfaces, path, status);
       if (!schema) continue;
-      const examples = errorExamples(path, method, status, requiredBodyField(document, op));
+      const examples = errorExamples(surfaces, path, method, status, requiredBodyField(document, op));
       const media: MediaType = { schema };
       if (examples.length === 1) media.example = examples[0].value;
       else if (examples.length > 1) media.examples = Object.fromEntries(examples.map((e) => [e.summary, e]));
@@ -327,8 +328,8 @@ const DOCS_FILES = new Set([
  * /docs/asyncapi.yaml; /docs/ redirects so relative assets load. Keys
  * typed under "Authorize" are not kept in the browser's storage (an admin key would outlive the tab).
  */
-export function setupSwagger(app: INestApplication): OpenAPIObject {
-  const document = buildOpenApiDocument(app);
+export function setupSwagger(app: INestApplication, surfaces: readonly ErrorSurface[]): OpenAPIObject {
+  const document = buildOpenApiDocument(app, surfaces);
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   fastify.addHook('onRequest', (request, reply, done) => {
     const path = request.url.split('?')[0];

@@ -4,7 +4,7 @@ import { PlatformApiKeyGuard } from './auth/api-key.guard';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
 import { SessionsRepository } from './auth/sessions.repository';
-import { PlatformCallers } from './platform-caller';
+import { PlatformCallers } from './auth/platform-caller';
 import { RestController } from './rest/rest.controller';
 import { RestRepository } from './rest/rest.repository';
 import { RestService } from './rest/rest.service';

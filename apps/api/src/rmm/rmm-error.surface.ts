@@ -7,11 +7,12 @@ import { AgentsErrorCode } from './fleet/agent-channel/agent-channel.errors';
 import { ClientsErrorCode } from './tenancy/clients/clients.errors';
 import { DeploymentsErrorCode } from './fleet/deployments/deployments.errors';
 import { OperatorsErrorCode } from './access/operators/operators.errors';
+import { GuardErrorCode } from './common/guard.errors';
 import { ScriptRunsErrorCode } from './automation/script-runs/script-runs.errors';
 import { ScriptsErrorCode } from './automation/scripts/scripts.errors';
 
 /** Every code the management backend can answer. */
-export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | AgentBinariesErrorCode | ScriptRunsErrorCode;
+export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | GuardErrorCode | AgentBinariesErrorCode | ScriptRunsErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -42,7 +43,7 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [RegistrationErrorCode.HostnameEnrolled]: 409,
   [OperatorsErrorCode.InvalidCredentials]: 401,
   [OperatorsErrorCode.TotpRequired]: 401,
-  [OperatorsErrorCode.CsrfFailed]: 403,
+  [GuardErrorCode.CsrfFailed]: 403,
   [OperatorsErrorCode.EmailTaken]: 409,
   [AgentBinariesErrorCode.UnknownTarget]: 404,
 };

@@ -7,7 +7,7 @@ import { ApiKeysModule } from './access/api-keys/api-keys.module';
 import { AuditModule } from './access/audit/audit.module';
 import { ChecksModule } from './automation/checks/checks.module';
 import { ClientsModule } from './tenancy/clients/clients.module';
-import { RmmCoreModule, RmmThrottlerStorageModule } from './access/access.module';
+import { AccessModule, RmmThrottlerStorageModule } from './access/access.module';
 import { DeploymentsModule } from './fleet/deployments/deployments.module';
 import { EventsModule } from './events/events.module';
 import { NotificationsModule } from './alerting/notifications/notifications.module';
@@ -15,11 +15,11 @@ import { ScriptsModule } from './automation/scripts/scripts.module';
 import { TasksModule } from './automation/tasks/tasks.module';
 import { RegistrationModule } from './fleet/agent-registration/registration.module';
 
-/** (B) The management backend under /api/v3: one module per resource, guarded by RmmCoreModule. */
+/** (B) The management backend under /api/v3: one module per resource, guarded by AccessModule. */
 @Module({
   imports: [
     RmmThrottlerStorageModule,
-    RmmCoreModule,
+    AccessModule,
     ApiKeysModule,
     ClientsModule,
     AgentBinariesModule,

@@ -27,7 +27,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
 /** Shared by the Nest filter and Fastify's own error and not-found handlers. */
 export function sendError(
-  surfaces: ErrorSurface[],
+  surfaces: readonly ErrorSurface[],
   logger: Logger,
   exception: unknown,
   request: FastifyRequest,
@@ -48,7 +48,7 @@ export function sendError(
  * DomainError) and body. Faults are logged here, with the request id, never shown.
  */
 export function renderError(
-  surfaces: ErrorSurface[],
+  surfaces: readonly ErrorSurface[],
   logger: Logger,
   exception: unknown,
   url: string,

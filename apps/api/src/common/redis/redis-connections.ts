@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
-import { RuntimeConfig } from '../../config/runtime-config';
-import { redactUrl } from '../../config/app-config';
+import { redactUrl } from '../values';
+import { RedisSettings } from './redis-settings';
 
 /**
  * The one place Redis connections are made (REDIS_URL). `enabled` is false without REDIS_URL: callers then
@@ -15,7 +15,7 @@ export class RedisConnections implements OnApplicationShutdown {
   private readonly open: Redis[] = [];
   private sharedConnection?: Redis;
 
-  constructor(private readonly config: RuntimeConfig) {}
+  constructor(private readonly config: RedisSettings) {}
 
   get enabled(): boolean {
     return this.config.redisUrl !== undefined;

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import { RuntimeConfig } from '../../config/runtime-config';
 import { DomainError, CommonErrorCode } from '../errors/domain-error';
 import { RedisConnections } from './redis-connections';
+import { RedisSettings } from './redis-settings';
 
 /** The clear error of a Redis that does not answer (503): several-instance operations cannot proceed without it. */
 export const busUnavailable = (): DomainError => new DomainError(CommonErrorCode.Unavailable, 'the message bus (Redis) is not available, retry shortly');
@@ -26,7 +26,7 @@ export class RedisPubSub {
 
   constructor(
     private readonly redis: RedisConnections,
-    private readonly config: RuntimeConfig,
+    private readonly config: RedisSettings,
   ) {}
 
   /** `name` under this deployment's prefix. */

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { PlatformCallers } from '../platform-caller';
+import { PlatformCallers } from './platform-caller';
 
 /** Every /auth/v1 request carries the anon or the service-role key in `apikey` (Supabase's gateway rule). */
 @Injectable()

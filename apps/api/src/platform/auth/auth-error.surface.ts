@@ -1,7 +1,7 @@
 import { CommonErrorCode } from '../../common/errors/domain-error';
 import { codeTable, ErrorSurface, NormalizedError, pathStartsWith, RenderedError } from '../../common/errors/error-surfaces';
 import { UsersErrorCode } from '../users/users.errors';
-import { AuthErrorCode, GatewayErrorCode } from '../platform-errors';
+import { AuthErrorCode, GatewayErrorCode } from '../common/platform-errors';
 
 export const AUTH_PREFIX = '/auth/v1';
 /** The API version GoTrue speaks: a request that names it gets the versioned error body, and the header back. */

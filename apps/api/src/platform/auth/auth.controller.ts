@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { PlatformCallers } from '../platform-caller';
+import { PlatformCallers } from './platform-caller';
 import { PlatformApiKeyGuard } from './api-key.guard';
 import { AdminCreateUserDto, AdminUserListDto, GoTrueErrorDto, GoTrueUserDto, PasswordGrantDto, TokenResponseDto } from './auth.dto';
 import { AuthService, TokenResponse } from './auth.service';

@@ -1,6 +1,6 @@
 import { DomainError } from '../../common/errors/domain-error';
 import { MemoryRateLimiter } from '../../common/rate-limit/rate-limiter';
-import { AuthErrorCode } from '../platform-errors';
+import { AuthErrorCode } from '../common/platform-errors';
 import { SignInLimits } from './signin-limits';
 
 describe('SignInLimits (failed sign-ins per account and per address)', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
-import { AuthError, AuthErrorCode } from '../platform-errors';
+import { AuthError, AuthErrorCode } from '../common/platform-errors';
 
 export interface SignInLimitConfig {
   authFailedSigninsPerAccount: number;

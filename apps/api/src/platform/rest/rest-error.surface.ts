@@ -1,6 +1,6 @@
 import { COMMON_STATUS, CommonErrorCode } from '../../common/errors/domain-error';
 import { codeTable, ErrorSurface, NormalizedError, pathStartsWith, RenderedError } from '../../common/errors/error-surfaces';
-import { GatewayError, GatewayErrorCode, PostgrestError, RestErrorCode } from '../platform-errors';
+import { GatewayError, GatewayErrorCode, PostgrestError, RestErrorCode } from '../common/platform-errors';
 
 export const REST_PREFIX = '/rest/v1';
 

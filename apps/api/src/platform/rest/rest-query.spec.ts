@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { PostgrestError } from '../platform-errors';
+import { PostgrestError } from '../common/platform-errors';
 import { REST_ERRORS } from './rest-error.surface';
 import { FILTER_LIMITS, parseAccept, parseFilter, parseInList, parseOrder, parsePrefer, parseQuery } from './rest-query';
 import { RestTable } from './rest-tables';

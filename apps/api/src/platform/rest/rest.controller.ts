@@ -6,8 +6,8 @@ import { PLATFORM_BUDGET_WINDOW_MS } from '../../common/rate-limit/platform-budg
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { InvalidTokenError } from '../auth/access-tokens';
-import { budgetOf, PlatformCaller, PlatformCallers } from '../platform-caller';
-import { PostgrestError, RestErrorCode } from '../platform-errors';
+import { budgetOf, PlatformCaller, PlatformCallers } from '../auth/platform-caller';
+import { PostgrestError, RestErrorCode } from '../common/platform-errors';
 import { FILTER_LIMITS, FILTER_OPS, MAX_ROWS } from './rest-query';
 import { RestRequest, RestResponse, RestService } from './rest.service';
 

@@ -1,4 +1,4 @@
-import { PostgrestError, RestErrorCode } from '../platform-errors';
+import { PostgrestError, RestErrorCode } from '../common/platform-errors';
 import { REST_ERRORS } from './rest-error.surface';
 import { classify, toPostgrestError } from './rest.repository';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryRunner } from 'typeorm';
-import { PlatformCaller } from '../platform-caller';
-import { PostgrestError, RestErrorCode } from '../platform-errors';
+import { PlatformCaller } from '../auth/platform-caller';
+import { PostgrestError, RestErrorCode } from '../common/platform-errors';
 import { Sql } from './rest-sql';
 import { restTables, RestTable } from './rest-tables';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PlatformCaller } from '../platform-caller';
-import { PostgrestError, RestErrorCode } from '../platform-errors';
+import { PlatformCaller } from '../auth/platform-caller';
+import { PostgrestError, RestErrorCode } from '../common/platform-errors';
 import { checkProfile, MAX_ROWS, parseAccept, parsePrefer, parseQuery, RestQuery } from './rest-query';
 import { countSql, deleteSql, insertSql, selectSql, updateSql } from './rest-sql';
 import { RestRepository, RestTx } from './rest.repository';

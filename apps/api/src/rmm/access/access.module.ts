@@ -2,8 +2,11 @@ import { ExecutionContext, Global, Module } from '@nestjs/common';
 import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import { RedisConnections } from '../../common/redis/redis.module';
 import { RuntimeConfig } from '../../config/runtime-config';
+import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { OperatorsModule } from './operators/operators.module';
+import { PrincipalResolver } from './operators/principal-resolver';
+import { Callers, KeyUses } from '../common/callers';
 import { ApiKeyGuard } from '../common/api-key.guard';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from '../common/redis-throttler.storage';
 import { bucketKey, keyTracker, limitByKey, RmmThrottlerGuard } from '../common/rmm-throttler.guard';
@@ -15,7 +18,9 @@ export const RMM_THROTTLER_STORAGE = Symbol('RMM_THROTTLER_STORAGE');
 const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetadata(DEPLOYMENT_CREATION_KEY, ctx.getHandler()) === true;
 
 /**
- * What every /api/v3 controller needs: the key guard and the rate limits. Two throttlers share one bucket
+ * What every /api/v3 controller needs: the key guard and the rate limits. The guards sit in the ground (rmm/common),
+ * below every feature; this module gives them who the callers are (Callers: API keys and console sessions) and
+ * where key use is noted (KeyUses), from access/. Two throttlers share one bucket
  * per key across all endpoints: `default` (RMM_RATE_LIMIT_PER_MINUTE, 100) on every request, `deployments`
  * (RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE, 20) only on deployment creation. The enrollment function's own key
  * (RMM_API_KEY) creates deployments for every user of every tenant, each limited by the function itself
@@ -49,12 +54,12 @@ const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetada
       },
     }),
   ],
-  providers: [ApiKeyGuard, RmmThrottlerGuard],
-  exports: [ApiKeysModule, OperatorsModule, ApiKeyGuard, RmmThrottlerGuard],
+  providers: [ApiKeyGuard, RmmThrottlerGuard, { provide: Callers, useExisting: PrincipalResolver }, { provide: KeyUses, useExisting: ApiKeyUsage }],
+  exports: [ApiKeysModule, OperatorsModule, ApiKeyGuard, RmmThrottlerGuard, Callers, KeyUses],
 })
-export class RmmCoreModule {}
+export class AccessModule {}
 
-/** Provided globally (ThrottlerModule's factory needs it before RmmCoreModule's own providers exist). */
+/** Provided globally (ThrottlerModule's factory needs it before AccessModule's own providers exist). */
 @Global()
 @Module({
   providers: [

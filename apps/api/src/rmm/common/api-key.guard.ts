@@ -3,12 +3,10 @@ import { Reflector } from '@nestjs/core';
 import { ApiKeyScope } from '@app/entities';
 import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors/domain-error';
-import { requireScope } from '../access/api-keys/api-keys.service';
-import { ApiKeyUsage } from '../access/api-keys/api-key-usage';
-import { OperatorsErrorCode } from '../access/operators/operators.errors';
-import { PrincipalResolver } from '../access/operators/principal-resolver';
+import { Callers, KeyUses } from './callers';
+import { GuardErrorCode } from './guard.errors';
+import { AuthedRequest, requireScope } from './principal';
 import { hasCsrfHeader, isChange } from './session-cookie';
-import { AuthedRequest } from './principal';
 import { ALSO_SCOPE_KEY, AlsoRequiredScope, SCOPE_KEY } from './scopes';
 
 /**
@@ -20,8 +18,8 @@ import { ALSO_SCOPE_KEY, AlsoRequiredScope, SCOPE_KEY } from './scopes';
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
-    private readonly resolver: PrincipalResolver,
-    private readonly usage: ApiKeyUsage,
+    private readonly resolver: Callers,
+    private readonly usage: KeyUses,
     private readonly reflector: Reflector,
     private readonly clock: Clock,
   ) {}
@@ -32,7 +30,7 @@ export class ApiKeyGuard implements CanActivate {
     if (!scope) throw new Error(`route ${req.url} declares no scope`); // a programming error: every route names one
     const { principal, via } = await this.resolver.resolve(req.headers);
     if (via === 'cookie' && isChange(req.method) && !hasCsrfHeader(req.headers)) {
-      throw new DomainError(OperatorsErrorCode.CsrfFailed, 'CSRF check failed');
+      throw new DomainError(GuardErrorCode.CsrfFailed, 'CSRF check failed');
     }
     requireScope(principal, scope);
     const also = this.reflector.get<AlsoRequiredScope | undefined>(ALSO_SCOPE_KEY, context.getHandler());

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { API_KEY_SCOPES, ApiKeyEntity, ApiKeyScope, OperatorRole } from '@app/entities';
+import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
 
 /**
  * Who is calling the management backend: an API key (X-API-KEY) or a signed-in operator (the console's
@@ -59,3 +60,13 @@ export function canSeeClient(p: Pick<Principal, 'clients'> | undefined, clientId
 
 /** The clients filter for a list query: null = no filter; an array (maybe empty) = only those clients. */
 export const clientFilter = (p: Pick<Principal, 'clients'> | undefined): readonly number[] | null => p?.clients ?? null;
+
+/** True when the caller (a key, or an operator's role) has `scope`; `admin` has every scope. */
+export const hasScope = (key: { readonly scopes: readonly ApiKeyScope[] }, scope: ApiKeyScope): boolean => key.scopes.includes('admin') || key.scopes.includes(scope);
+
+/** 403 {detail: 'permission denied'} unless the caller has `scope` (admin has every scope). */
+export function requireScope(key: { readonly scopes: readonly ApiKeyScope[] }, scope: ApiKeyScope): void {
+  if (!hasScope(key, scope)) throw permissionDenied();
+}
+
+export const permissionDenied = (): DomainError => new DomainError(CommonErrorCode.Forbidden, 'permission denied');

@@ -1,10 +1,6 @@
-import { applyDecorators, Controller, SetMetadata, UseGuards } from '@nestjs/common';
-import { ApiExtension, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import { ApiKeyScope } from '@app/entities';
-import { API_KEY_SECURITY } from '../../common/http/openapi-security';
-import { RmmErrorDto } from './rmm-error.dto';
-import { ApiKeyGuard } from './api-key.guard';
-import { RmmThrottlerGuard } from './rmm-throttler.guard';
 
 export const SCOPE_KEY = 'rmm:scope';
 export const DEPLOYMENT_CREATION_KEY = 'rmm:deployment-creation';
@@ -14,22 +10,6 @@ export const ALSO_SCOPE_KEY = 'rmm:also-scope';
 export interface AlsoRequiredScope {
   scope: ApiKeyScope;
   when?: string;
-}
-
-/**
- * A controller of the management backend under /api/v3/{path}: X-API-KEY checked first (401/403), then
- * the per-key rate limit (429), and the common error answers documented.
- */
-export function RmmController(path: string, tag: string): ClassDecorator {
-  return applyDecorators(
-    Controller(`api/v3/${path}`),
-    UseGuards(ApiKeyGuard, RmmThrottlerGuard),
-    ApiTags(tag),
-    ApiSecurity(API_KEY_SECURITY),
-    ApiResponse({ status: 401, type: RmmErrorDto, description: "{detail: 'Invalid token'}: missing, wrong, revoked or expired key" }),
-    ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'permission denied'}: the key lacks the scope" }),
-    ApiResponse({ status: 429, type: RmmErrorDto, description: "{detail: 'rate limited'}, with Retry-After (seconds)" }),
-  );
 }
 
 /** The scope a route needs (`admin` keys have every scope); shown in the OpenAPI document as x-required-scope. */

@@ -8,7 +8,7 @@ import { parseId } from '../../common/values';
 import { GatewayServer, UpgradeDecision } from '../../common/ws/gateway-server';
 import { toAgentDetailDto } from '../fleet/agents/agents.dto';
 import { AgentsService } from '../fleet/agents/agents.service';
-import { toAlertDto } from '../alerting/alerts/alerts.dto';
+import { toAlertDto } from '../common/resources/alert.dto';
 import { AlertsService } from '../alerting/alerts/alerts.service';
 import { canSeeClient, Principal, principalKey } from '../common/principal';
 import { EventsRepository } from './events.repository';

@@ -10,10 +10,8 @@ import { QueueSocket, SendQueue } from '../../common/ws/send-queue';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { rowToAgentDetailDto } from '../fleet/agents/agents.dto';
 import type { AgentRow } from '../fleet/agents/agents.sql';
-import { ApiKeyUsage } from '../access/api-keys/api-key-usage';
-import { hasScope } from '../access/api-keys/api-keys.service';
-import { canSeeClient, Principal, principalKey } from '../common/principal';
-import { PrincipalResolver } from '../access/operators/principal-resolver';
+import { canSeeClient, hasScope, Principal, principalKey } from '../common/principal';
+import { Callers, KeyUses } from '../common/callers';
 import { AgentClients } from './agent-clients';
 import { BatchLoader } from './batch-loader';
 import { EventsRepository } from './events.repository';
@@ -115,8 +113,8 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly events: RmmEvents,
-    private readonly resolver: PrincipalResolver,
-    private readonly usage: ApiKeyUsage,
+    private readonly resolver: Callers,
+    private readonly usage: KeyUses,
     private readonly repo: EventsRepository,
     private readonly config: RuntimeConfig,
     private readonly clock: Clock,

@@ -1,5 +1,5 @@
 import type { AgentDetailDto } from '../fleet/agents/agents.dto';
-import type { AlertDto } from '../alerting/alerts/alerts.dto';
+import type { AlertDto } from '../common/resources/alert.dto';
 import { fleetHello, FLEET_EVENTS, isFleetEvent, RELAYED_EVENTS, toWire, WIRE_EVENTS } from './events-wire';
 
 const NOW = new Date('2026-11-23T12:00:01.000Z');

@@ -1,5 +1,5 @@
 import type { AgentDetailDto } from '../fleet/agents/agents.dto';
-import type { AlertDto } from '../alerting/alerts/alerts.dto';
+import type { AlertDto } from '../common/resources/alert.dto';
 import type { RmmEventMap } from '../common/bus/rmm-events';
 
 /**

@@ -9,7 +9,7 @@ import { FleetGateway } from './fleet-gateway';
 
 /**
  * The events WebSockets /rmm/{agent_id}/ and /rmm/fleet/ (docs/events.md) and their subscribers (EventsHub).
- * RmmEvents itself is provided by AgentChannelModule; PrincipalResolver by the global RmmCoreModule.
+ * RmmEvents itself is provided by AgentChannelModule; Callers and KeyUses by the global AccessModule.
  */
 @Module({
   imports: [AgentsModule, AlertsModule, ApiKeysModule],

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { KeyUses } from '../../common/callers';
 import { ApiKeysRepository } from './api-keys.repository';
 
 /** How often the latest use of each key is written (one statement for all keys). */
@@ -9,12 +10,13 @@ export const LAST_USED_FLUSH_MS = 10_000;
  * batch every 10 s and at shutdown. A crash loses at most the last 10 s of "last used" times.
  */
 @Injectable()
-export class ApiKeyUsage implements OnApplicationShutdown {
+export class ApiKeyUsage extends KeyUses implements OnApplicationShutdown {
   private readonly logger = new Logger('api-keys');
   private pending = new Map<number, Date>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly repo: ApiKeysRepository) {
+    super();
     this.timer = setInterval(() => void this.flush(), LAST_USED_FLUSH_MS);
     this.timer.unref();
   }

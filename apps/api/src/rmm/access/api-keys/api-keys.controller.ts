@@ -6,7 +6,8 @@ import { AuthedRequest, clientFilter } from '../../common/principal';
 import { setTotal } from '../../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../../common/pagination.dto';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { RequireScope, RmmController } from '../../common/scopes';
+import { RequireScope } from '../../common/scopes';
+import { RmmController } from '../../common/rmm-controller';
 import { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto, toApiKeyDto } from './api-keys.dto';
 import { ApiKeysService } from './api-keys.service';
 

@@ -3,6 +3,7 @@ import { API_KEY_SCOPES, ApiKeyEntity, ApiKeyScope } from '@app/entities';
 import { Clock } from '../../../common/clock';
 import { CommonErrorCode, DomainError, FieldError, invalid, notFound } from '../../../common/errors/domain-error';
 import { ClientScope, EVERY_CLIENT, inScope } from '../../common/client-scope';
+import { requireScope } from '../../common/principal';
 import { Page } from '../../common/pagination.dto';
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { apiKeyMatches, apiKeyPrefix, generateApiKeySecret, hashApiKey } from '../../common/api-key-secret';
@@ -24,15 +25,6 @@ export interface NewApiKey {
 
 /** As the column and the API's DTO allow. */
 export const MAX_KEY_NAME_LENGTH = 200;
-
-export const hasScope = (key: { readonly scopes: readonly ApiKeyScope[] }, scope: ApiKeyScope): boolean => key.scopes.includes('admin') || key.scopes.includes(scope);
-
-/** 403 {detail: 'permission denied'} unless the key has `scope` (admin has every scope). */
-export function requireScope(key: { readonly scopes: readonly ApiKeyScope[] }, scope: ApiKeyScope): void {
-  if (!hasScope(key, scope)) throw permissionDenied();
-}
-
-export const permissionDenied = (): DomainError => new DomainError(CommonErrorCode.Forbidden, 'permission denied');
 
 @Injectable()
 export class ApiKeysService {

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../../common/clock';
-import { PlatformCallers } from '../../../platform/platform-caller';
+import { PlatformCallers } from '../../../platform/auth/platform-caller';
 import { hashApiKey } from '../../common/api-key-secret';
 import type { AuthedRequest } from '../../common/principal';
 import { auditedSurface, isAuditedMethod, requestedPath, routeAction } from './audit-entry';

@@ -4,7 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { setTotal } from '../../common/list-headers';
 import { isPaged, pageOf } from '../../common/pagination.dto';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { RequireScope, RmmController } from '../../common/scopes';
+import { RequireScope } from '../../common/scopes';
+import { RmmController } from '../../common/rmm-controller';
 import { AuditEntryDto, AuditFilterDto, auditFilterOf, toAuditEntryDto } from './audit.dto';
 import { AuditService } from './audit.service';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessTokens } from '../../../platform/auth/access-tokens';
-import { PlatformCallers } from '../../../platform/platform-caller';
+import { PlatformCallers } from '../../../platform/auth/platform-caller';
 import { AuditHttpRecorder } from './audit-http';
 import { AuditController } from './audit.controller';
 import { AuditRepository } from './audit.repository';

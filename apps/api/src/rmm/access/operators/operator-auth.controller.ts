@@ -5,7 +5,7 @@ import { CommonErrorCode, DomainError } from '../../../common/errors/domain-erro
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
 import { LoginDto, SessionDto, toSessionDto } from './operators.dto';
-import { OperatorsErrorCode } from './operators.errors';
+import { GuardErrorCode } from '../../common/guard.errors';
 import { OperatorsService } from './operators.service';
 import { PrincipalResolver } from './principal-resolver';
 import { clearedSessionCookie, hasCsrfHeader, sessionCookie } from '../../common/session-cookie';
@@ -48,7 +48,7 @@ export class OperatorAuthController {
   @ApiNoContentResponse()
   @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}" })
   async logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
-    if (!hasCsrfHeader(req.headers)) throw new DomainError(OperatorsErrorCode.CsrfFailed, 'CSRF check failed');
+    if (!hasCsrfHeader(req.headers)) throw new DomainError(GuardErrorCode.CsrfFailed, 'CSRF check failed');
     void reply.header('Set-Cookie', clearedSessionCookie(this.secure));
     const principal = await this.session(req).catch(() => null);
     if (principal) await this.operators.signOut(principal.id, principal.sessionId!);

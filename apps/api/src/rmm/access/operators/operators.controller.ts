@@ -3,7 +3,8 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { ParseIdPipe } from '../../common/id.pipe';
 import { AuthedRequest, clientFilter } from '../../common/principal';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { RequireScope, RmmController } from '../../common/scopes';
+import { RequireScope } from '../../common/scopes';
+import { RmmController } from '../../common/rmm-controller';
 import { CreateOperatorDto, OperatorDto, toOperatorDto, TotpSetupDto, UpdateOperatorDto } from './operators.dto';
 import { OperatorsService } from './operators.service';
 

@@ -4,8 +4,6 @@ export enum OperatorsErrorCode {
   InvalidCredentials = 'invalid_credentials',
   /** 401 {detail: 'Invalid credentials', totp_required: true}: the password was right; the account needs its code. */
   TotpRequired = 'totp_required',
-  /** 403 {detail: 'CSRF check failed'}: a cookie-authenticated change without X-Requested-With: rmm-console. */
-  CsrfFailed = 'csrf_failed',
   /** 409: another operator has this email. */
   EmailTaken = 'operator_email_taken',
 }

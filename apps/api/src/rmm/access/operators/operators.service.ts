@@ -6,7 +6,7 @@ import { CommonErrorCode, DomainError, fieldInvalid, notFound } from '../../../c
 import { RateLimiter } from '../../../common/rate-limit/rate-limiter';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { isUniqueViolation } from '../../../database/pg-errors';
-import { AuthError } from '../../../platform/platform-errors';
+import { AuthError } from '../../../platform/common/platform-errors';
 import { SignInLimits } from '../../../platform/auth/signin-limits';
 import { MAX_PASSWORD_LENGTH, PasswordHasher } from '../../../platform/users/password';
 import { MAX_EMAIL_LENGTH } from '../../../platform/users/users.service';

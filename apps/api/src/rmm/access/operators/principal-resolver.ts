@@ -2,15 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { CommonErrorCode, DomainError } from '../../../common/errors/domain-error';
 import { ApiKeysService } from '../api-keys/api-keys.service';
-import { keyPrincipal, Principal } from '../../common/principal';
+import { Callers, ResolvedCaller } from '../../common/callers';
+import { keyPrincipal } from '../../common/principal';
 import { OperatorsService } from './operators.service';
 import { sessionTokenOf } from '../../common/session-cookie';
-
-/** How a caller proved who it is: a key may call from anywhere; a cookie only from the console's own origin. */
-export interface ResolvedCaller {
-  principal: Principal;
-  via: 'api_key' | 'cookie';
-}
 
 /**
  * The caller of a management request or WebSocket upgrade, for every surface that takes them (the HTTP guard,
@@ -19,11 +14,13 @@ export interface ResolvedCaller {
  * ('Invalid token') when neither names a usable key or live session. Scopes are the caller's to check.
  */
 @Injectable()
-export class PrincipalResolver {
+export class PrincipalResolver extends Callers {
   constructor(
     private readonly keys: ApiKeysService,
     private readonly operators: OperatorsService,
-  ) {}
+  ) {
+    super();
+  }
 
   async resolve(headers: IncomingHttpHeaders, queryKey?: string): Promise<ResolvedCaller> {
     const header = headers['x-api-key'];

@@ -6,8 +6,10 @@ import { ParseIdPipe } from '../../common/id.pipe';
 import { setTotal } from '../../common/list-headers';
 import { isPaged, pageOf } from '../../common/pagination.dto';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { RequireScope, RmmController } from '../../common/scopes';
-import { AlertDto, AlertFilterDto, toAlertDto } from './alerts.dto';
+import { RequireScope } from '../../common/scopes';
+import { RmmController } from '../../common/rmm-controller';
+import { AlertDto, toAlertDto } from '../../common/resources/alert.dto';
+import { AlertFilterDto } from './alerts.dto';
 import { AlertsService } from './alerts.service';
 
 @RmmController('alerts', 'alerts')

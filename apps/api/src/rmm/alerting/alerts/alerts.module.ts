@@ -2,12 +2,11 @@ import { Module } from '@nestjs/common';
 import { AlertsController } from './alerts.controller';
 import { AlertsRepository } from './alerts.repository';
 import { AlertsService } from './alerts.service';
-import { AvailabilityAlerts } from '../../fleet/presence/availability-alerts';
 
 /** Alerts: the REST API, and the one way the server opens and resolves alerts by itself (AlertsService.raise / resolveBySystem). */
 @Module({
   controllers: [AlertsController],
-  providers: [AlertsRepository, AlertsService, AvailabilityAlerts],
+  providers: [AlertsRepository, AlertsService],
   exports: [AlertsService],
 })
 export class AlertsModule {}

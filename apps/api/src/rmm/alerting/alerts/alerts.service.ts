@@ -7,7 +7,7 @@ import { Page } from '../../common/pagination.dto';
 import { TransactionHost } from '../../../database/transaction-host';
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { NotificationOutbox } from '../notifications/notification-outbox';
-import { toAlertDto } from './alerts.dto';
+import { toAlertDto } from '../../common/resources/alert.dto';
 import { AlertFilter, AlertSubject, AlertsRepository, SystemAlert } from './alerts.repository';
 
 /** resolved_by of an alert the server resolved by itself (its cause went away). */

@@ -6,7 +6,8 @@ import { setTotal } from '../../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../../common/pagination.dto';
 import { AuthedRequest, clientFilter } from '../../common/principal';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { RequireScope, RmmController } from '../../common/scopes';
+import { RequireScope } from '../../common/scopes';
+import { RmmController } from '../../common/rmm-controller';
 import { CreateNotificationDto, DeliveryDto, NotificationDto, PatchNotificationDto, TestResultDto, toDeliveryDto, toNotificationDto } from './notifications.dto';
 import { NotificationsService } from './notifications.service';
 

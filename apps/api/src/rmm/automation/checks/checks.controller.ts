@@ -1,13 +1,13 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { hasScope } from '../../access/api-keys/api-keys.service';
-import { AuthedRequest, clientFilter } from '../../common/principal';
+import { AuthedRequest, clientFilter, hasScope } from '../../common/principal';
 import { ParseIdPipe } from '../../common/id.pipe';
 import { setTotal } from '../../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../../common/pagination.dto';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { AlsoRequireScope, RequireScope, RmmController } from '../../common/scopes';
+import { AlsoRequireScope, RequireScope } from '../../common/scopes';
+import { RmmController } from '../../common/rmm-controller';
 import { CheckDto, CheckFilterDto, CheckResultDto, CreateCheckDto, toCheckDto, toCheckResultDto, UpdateCheckDto } from './checks.dto';
 import { HISTORY_KEEP } from './checks.repository';
 import { ChecksService } from './checks.service';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CheckEntity, CheckResultEntity, CheckType } from '@app/entities';
 import { invalid, notFound } from '../../../common/errors/domain-error';
 import { AlertsService } from '../../alerting/alerts/alerts.service';
-import { permissionDenied } from '../../access/api-keys/api-keys.service';
+import { permissionDenied } from '../../common/principal';
 import { ClientScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
 import { defaultCheckName, settingsErrors } from './check-settings';

@@ -1,14 +1,17 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ScriptEntity, ScriptOutputMode, ScriptRunEntity } from '@app/entities';
-import { Principal } from '../../common/principal';
+import { ClientScope } from '../../common/client-scope';
+import { clientFilter, Principal } from '../../common/principal';
 import { Clock } from '../../../common/clock';
-import { DomainError, notFound } from '../../../common/errors/domain-error';
+import { DomainError, fieldInvalid, notFound } from '../../../common/errors/domain-error';
 import { pgText } from '../../../common/values';
 import { AgentChannel, AgentCommands } from '../../fleet/agent-channel/agent-channel';
 import { AgentsErrorCode } from '../../fleet/agent-channel/agent-channel.errors';
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { Page } from '../../common/pagination.dto';
-import { QUEUE_EXPIRES_IN_DEFAULT, ScriptRunAcceptedDto, ScriptRunResultDto } from './script-runs.dto';
+import { AgentsService } from '../../fleet/agents/agents.service';
+import { ScriptsService } from '../scripts/scripts.service';
+import { QUEUE_EXPIRES_IN_DEFAULT, RunScriptDto, ScriptRunAcceptedDto, ScriptRunResultDto } from './script-runs.dto';
 import { ScriptRunsErrorCode } from './script-runs.errors';
 import { RunFilter, RunOutcome, ScriptRunsRepository } from './script-runs.repository';
 
@@ -45,6 +48,8 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
     private readonly channel: AgentChannel,
     private readonly clock: Clock,
     private readonly events: RmmEvents,
+    private readonly agents: AgentsService,
+    private readonly scripts: ScriptsService,
   ) {}
 
   /** At start and every minute: runs left open by a server that died are marked interrupted. */
@@ -57,6 +62,40 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationShutdown(): void {
     clearInterval(this.sweeper);
+  }
+
+  /**
+   * Checked in this order: the body (by the pipe), the agent (404, also when it is another client's than the
+   * caller's), the script (400, a body field), then the agent's channel (409 at once when not connected, unless
+   * `queue`: then the run waits for the agent); then the run is stored and sent (run).
+   */
+  async start(agentId: number, body: RunScriptDto, key: Principal | undefined): Promise<{ accepted: true; body: ScriptRunAcceptedDto } | { accepted: false; body: ScriptRunResultDto }> {
+    // (the body's fields that depend on each other: still the body's checks, before the agent's)
+    if (body.expires_in !== undefined && body.queue !== true) throw fieldInvalid('expires_in', 'only with queue: true');
+    if (body.queue === true && body.output !== undefined && body.output !== 'forget') throw fieldInvalid('output', 'must be forget (or left out) with queue: true');
+    if (!(await this.agents.exists(agentId, clientFilter(key)))) throw notFound();
+    if (!(await this.scripts.exists(body.script))) throw fieldInvalid('script', `no script ${body.script}`);
+    const script = await this.scripts.get(body.script);
+    const output = body.queue === true ? 'forget' : (body.output ?? 'wait');
+    return this.run(agentId, script, { output, args: body.args, timeout: body.timeout, queue: body.queue === true, expiresIn: body.expires_in }, key);
+  }
+
+  /** Cancels a queued run of the agent (404 for an unknown agent or run, or one of another client than the caller's). */
+  async cancelOf(agentId: number, runId: number, clients: ClientScope): Promise<ScriptRunEntity> {
+    if (!(await this.agents.exists(agentId, clients))) throw notFound();
+    return this.cancel(agentId, runId);
+  }
+
+  /** The agent's runs (404 for an unknown agent, or one of another client than the caller's). */
+  async runsOf(agentId: number, filter: RunFilter, page: Page, clients: ClientScope): Promise<[ScriptRunEntity[], number]> {
+    if (!(await this.agents.exists(agentId, clients))) throw notFound();
+    return this.list(agentId, filter, page);
+  }
+
+  /** One run of the agent (404 for an unknown agent or run, or one of another client than the caller's). */
+  async runOf(agentId: number, runId: number, clients: ClientScope): Promise<ScriptRunEntity> {
+    if (!(await this.agents.exists(agentId, clients))) throw notFound();
+    return this.get(agentId, runId);
   }
 
   async run(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ScriptEntity } from '@app/entities';
 import { DomainError, notFound } from '../../../common/errors/domain-error';
 import { TransactionHost } from '../../../database/transaction-host';
-import { permissionDenied } from '../../access/api-keys/api-keys.service';
+import { permissionDenied } from '../../common/principal';
 import { ScriptsErrorCode } from './scripts.errors';
 import { isStillReferenced, isUniqueViolation } from '../../../database/pg-errors';
 import { ClientScope, EVERY_CLIENT } from '../../common/client-scope';

@@ -13,7 +13,7 @@ import { RmmEvents } from '../../common/bus/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceRepository } from '../presence/agent-presence.repository';
 import { CheckResultMessage, HeartbeatMessage, parseAgentMessage, ResultMessage, ScriptOutputMessage, UpdateFailedMessage } from './agent-protocol';
-import { parseHeartbeatFacts } from '../presence/heartbeat-facts';
+import { parseHeartbeatFacts } from './heartbeat-facts-parser';
 import { PingRounds } from './ping-rounds';
 import { PresenceConnection, superseded } from '../presence/presence-rules';
 

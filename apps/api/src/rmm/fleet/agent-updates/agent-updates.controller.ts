@@ -1,7 +1,8 @@
 import { Get, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AuthedRequest, clientFilter } from '../../common/principal';
-import { RequireScope, RmmController } from '../../common/scopes';
+import { RequireScope } from '../../common/scopes';
+import { RmmController } from '../../common/rmm-controller';
 import { AgentUpdatesDto, toAgentUpdatesDto } from './agent-updates.dto';
 import { AgentUpdatesService } from './agent-updates.service';
 

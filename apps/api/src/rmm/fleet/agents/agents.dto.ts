@@ -1,12 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AGENT_STATUSES, AgentDisk, AgentEntity, AgentStatus, MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
-import { IsOptionalNotNull } from '../../common/optional-not-null';
 import { PageQueryDto } from '../../common/pagination.dto';
 import { PG_INT_MAX, iso } from '../../../common/values';
 import type { AgentRow } from './agents.sql';
-import { QUEUE_EXPIRES_IN_DEFAULT, QUEUE_EXPIRES_IN_MAX } from '../../automation/script-runs/script-runs.dto';
 
 export class AgentFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Exact hostname' })
@@ -155,53 +153,4 @@ export function rowToAgentDetailDto(r: AgentRow): AgentDetailDto {
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   };
-}
-
-export class RunScriptDto {
-  @ApiProperty({ description: 'script id', example: 3 })
-  @IsInt()
-  @Min(1)
-  @Max(PG_INT_MAX)
-  script: number;
-
-  @ApiPropertyOptional({ enum: ['wait', 'forget', 'collector'], default: 'wait' })
-  @IsOptionalNotNull()
-  @IsIn(['wait', 'forget', 'collector'])
-  output?: 'wait' | 'forget' | 'collector';
-
-  @ApiPropertyOptional({ type: [String], description: "Arguments; default: the script's default args" })
-  @IsOptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @MaxLength(4096, { each: true })
-  args?: string[];
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 300, default: 90, description: 'seconds' })
-  @IsOptionalNotNull()
-  @IsInt()
-  @Min(1)
-  @Max(300)
-  timeout?: number;
-
-  @ApiPropertyOptional({
-    default: false,
-    description:
-      'true: an agent that is not connected gets the run when it next connects (202 {id, status: "queued"}, instead of 409), in the order queued, one at a time; a connected agent runs it at once as with output forget (202 {id, status: "running"}). output must then be forget or left out',
-  })
-  @IsOptionalNotNull()
-  @IsBoolean()
-  queue?: boolean;
-
-  @ApiPropertyOptional({
-    minimum: 1,
-    maximum: QUEUE_EXPIRES_IN_MAX,
-    default: QUEUE_EXPIRES_IN_DEFAULT,
-    description: 'seconds a queued run waits for its agent before it becomes expired (never sent); only with queue: true',
-  })
-  @IsOptionalNotNull()
-  @IsInt()
-  @Min(1)
-  @Max(QUEUE_EXPIRES_IN_MAX)
-  expires_in?: number;
 }

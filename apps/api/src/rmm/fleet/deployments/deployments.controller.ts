@@ -6,7 +6,8 @@ import { ParseIdPipe } from '../../common/id.pipe';
 import { setTotal } from '../../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../../common/pagination.dto';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { CountsAsDeploymentCreation, RequireScope, RmmController } from '../../common/scopes';
+import { CountsAsDeploymentCreation, RequireScope } from '../../common/scopes';
+import { RmmController } from '../../common/rmm-controller';
 import { CreateDeploymentDto, DeploymentDto, toDeploymentDto } from './deployments.dto';
 import { DeploymentsService } from './deployments.service';
 

@@ -1,4 +1,4 @@
-import { parseHeartbeatFacts } from './heartbeat-facts';
+import { parseHeartbeatFacts } from './heartbeat-facts-parser';
 
 describe('parseHeartbeatFacts', () => {
   const disks = [{ device: '/', free: '1.0 GB', total: '2.0 GB', percent: 50 }];

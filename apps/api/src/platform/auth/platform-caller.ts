@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
-import { userBudgetBucket } from '../common/rate-limit/platform-budget';
-import { RuntimeConfig } from '../config/runtime-config';
+import { userBudgetBucket } from '../../common/rate-limit/platform-budget';
+import { RuntimeConfig } from '../../config/runtime-config';
 import type { FastifyRequest } from 'fastify';
-import { AccessTokens, AccessTokenClaims, InvalidTokenError, PlatformRole } from './auth/access-tokens';
-import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode } from './platform-errors';
+import { AccessTokens, AccessTokenClaims, InvalidTokenError, PlatformRole } from './access-tokens';
+import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode } from '../common/platform-errors';
 
 export type { PlatformRole };
 

@@ -2,9 +2,10 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AppModule } from '../app.module';
-import { loadConfig } from '../config/app-config';
-import { buildOpenApiDocument } from './swagger';
+import { AppModule } from './app.module';
+import { loadConfig } from './config/app-config';
+import { ERROR_SURFACES } from './error-surfaces';
+import { buildOpenApiDocument } from './openapi/swagger';
 
 /**
  * `npm run openapi`: writes docs/openapi.json from the running code (a test fails when it is stale). The app is
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
     logger: false,
   });
   const file = resolve(process.cwd(), 'docs', 'openapi.json');
-  writeFileSync(file, `${JSON.stringify(buildOpenApiDocument(app), null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(buildOpenApiDocument(app, ERROR_SURFACES), null, 2)}\n`);
   process.stderr.write(`wrote ${file}\n`);
 }
 

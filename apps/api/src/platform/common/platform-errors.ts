@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../../common/errors/domain-error';
 
 /** Refused at the gateway, before auth or REST run (Supabase's API gateway answers a bare `{message}`). */
 export enum GatewayErrorCode {

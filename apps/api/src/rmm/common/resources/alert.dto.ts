@@ -1,0 +1,46 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ALERT_SEVERITIES, ALERT_TYPES, AlertEntity, AlertSeverity, AlertType } from '@app/entities';
+import { iso } from '../../../common/values';
+
+/*
+ * The alert as every surface shows it: GET /api/v3/alerts/, the events WebSockets (alert.*), the event bus. In the
+ * ground (rmm/common/resources) because the areas that raise alerts, relay them and list them all speak of it.
+ */
+
+/** The spec's Alert, plus who acknowledged or resolved it and when. */
+export class AlertDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ enum: ALERT_TYPES }) alert_type: AlertType;
+  @ApiProperty({ example: '42' }) agent: string;
+  @ApiProperty({ enum: ALERT_SEVERITIES }) severity: AlertSeverity;
+  @ApiProperty() message: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty() snoozed: boolean;
+  @ApiProperty() resolved: boolean;
+  @ApiProperty({ description: 'Seen (acknowledged), whether or not resolved' }) acknowledged: boolean;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) acknowledged_at: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Name of the API key that acknowledged it' }) acknowledged_by: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) resolved_at: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Name of the API key that resolved it' }) resolved_by: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'check id, for check_failure' }) check: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'task id, for task_failure' }) task: number | null;
+}
+
+/** The one mapper from a stored alert to the resource. */
+export const toAlertDto = (a: AlertEntity): AlertDto => ({
+  id: a.id,
+  alert_type: a.alertType,
+  agent: String(a.agentId),
+  severity: a.severity,
+  message: a.message,
+  created_at: a.createdAt.toISOString(),
+  snoozed: a.snoozed,
+  resolved: a.resolved,
+  acknowledged: a.acknowledged,
+  acknowledged_at: iso(a.acknowledgedAt),
+  acknowledged_by: a.acknowledgedBy,
+  resolved_at: iso(a.resolvedAt),
+  resolved_by: a.resolvedBy,
+  check: a.checkId,
+  task: a.taskId,
+});
