@@ -48,7 +48,7 @@ export class AlertsService {
       return done;
     });
     const after = await this.get(id, clients);
-    if (changed) this.tx.afterCommit(() => this.events.emit('alert.acknowledged', { agentId: after.agentId, alert: toAlertDto(after) }));
+    if (changed) this.events.emit('alert.acknowledged', { agentId: after.agentId, alert: toAlertDto(after) });
     return after;
   }
 
@@ -61,21 +61,21 @@ export class AlertsService {
       return done;
     });
     const after = await this.get(id, clients);
-    if (changed) this.tx.afterCommit(() => this.events.emit('alert.resolved', { agentId: after.agentId, alert: toAlertDto(after) }));
+    if (changed) this.events.emit('alert.resolved', { agentId: after.agentId, alert: toAlertDto(after) });
     return after;
   }
 
   /** Opens agent_overdue for the overdue agents without one (`agentIds`: among these only); alert.created for each. */
   async openOverdue(severity: AlertSeverity, agentIds?: number[]): Promise<AlertEntity[]> {
     const created = await this.tx.run(async () => this.notified('alert.created', await this.repo.openOverdue(severity, this.clock.now(), agentIds)));
-    for (const a of created) this.tx.afterCommit(() => this.events.emit('alert.created', { agentId: a.agentId, alert: toAlertDto(a) }));
+    for (const a of created) this.events.emit('alert.created', { agentId: a.agentId, alert: toAlertDto(a) });
     return created;
   }
 
   /** Resolves by 'system' the agent_overdue alerts of agents that are online; alert.resolved for each. */
   async resolveOverdueOfOnline(): Promise<AlertEntity[]> {
     const resolved = await this.tx.run(async () => this.notified('alert.resolved', await this.repo.resolveOverdueOfOnline(RESOLVED_BY_SYSTEM, this.clock.now())));
-    for (const a of resolved) this.tx.afterCommit(() => this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) }));
+    for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
     return resolved;
   }
 
@@ -89,14 +89,14 @@ export class AlertsService {
       if (opened) await this.outbox.alerts('alert.created', [opened.id]);
       return opened;
     });
-    if (created) this.tx.afterCommit(() => this.events.emit('alert.created', { agentId: created.agentId, alert: toAlertDto(created) }));
+    if (created) this.events.emit('alert.created', { agentId: created.agentId, alert: toAlertDto(created) });
     return created;
   }
 
   /** Its cause went away: the open alert of the subject is resolved by 'system' and alert.resolved announced. */
   async resolveBySystem(subject: AlertSubject): Promise<AlertEntity[]> {
     const resolved = await this.tx.run(async () => this.notified('alert.resolved', await this.repo.resolveOpen(subject, RESOLVED_BY_SYSTEM, this.clock.now())));
-    for (const a of resolved) this.tx.afterCommit(() => this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) }));
+    for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
     return resolved;
   }
 
@@ -106,7 +106,7 @@ export class AlertsService {
     const resolved = await this.tx.run(async () =>
       this.notified('alert.resolved', await this.repo.resolveOpenOfAgents(alertType, agentIds, RESOLVED_BY_SYSTEM, this.clock.now())),
     );
-    for (const a of resolved) this.tx.afterCommit(() => this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) }));
+    for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
     return resolved;
   }
 

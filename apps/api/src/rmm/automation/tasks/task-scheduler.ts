@@ -235,7 +235,7 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
     const closed = await this.tx.run(async () => {
       if (!(await this.repo.finish(run.runId, outcome, reason ?? null))) return false;
       if (outcome.status !== 'succeeded') await this.outbox.failedRuns([run.runId]);
-      this.tx.afterCommit(() => this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: outcome.status, retcode: outcome.retcode }));
+      this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: outcome.status, retcode: outcome.retcode });
       if (alert) await this.alertOn(run, outcome.status, reason);
       return true;
     });
@@ -263,7 +263,7 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
       const runs = await this.repo.interruptStale(this.clock.now(), this.config.agentOfflineAfterSeconds);
       await this.outbox.failedRuns(runs.map((r) => r.runId));
       for (const run of runs) {
-        this.tx.afterCommit(() => this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'interrupted', retcode: null }));
+        this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'interrupted', retcode: null });
         await this.alertOn(run, 'interrupted', 'the server carrying it stopped mid-run');
       }
     });

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { RedisPubSub } from '../../../common/redis/redis-pubsub';
+import { TransactionHost } from '../../../database/transaction-host';
 import { LocalRmmEvents, RmmEventHandler, RmmEventMap, RmmEventName, RmmEventOptions, RmmEvents } from './rmm-events';
 
 /** One event on the wire between instances: who emitted it, its name, its data. */
@@ -10,7 +11,7 @@ interface Envelope {
 }
 
 /**
- * Several instances (REDIS_URL): `emit` publishes on one Redis channel (`<prefix>events`) through the one
+ * Several instances (REDIS_URL): `emit` (at once, or at the commit: RmmEvents) publishes on one Redis channel (`<prefix>events`) through the one
  * publisher connection, and every instance, the emitter included, delivers what it receives to its local
  * handlers, flagged local when it emitted it itself (RmmEventOptions.local). Redis keeps the order of one
  * connection's publications, so each instance's events arrive everywhere in the order it emitted them.
@@ -25,8 +26,9 @@ export class RedisRmmEvents extends RmmEvents implements OnModuleInit {
   constructor(
     private readonly local: LocalRmmEvents,
     private readonly bus: RedisPubSub,
+    commits?: TransactionHost,
   ) {
-    super();
+    super(commits);
     this.channel = bus.key('events');
   }
 
@@ -34,7 +36,7 @@ export class RedisRmmEvents extends RmmEvents implements OnModuleInit {
     await this.bus.subscribe(this.channel, (text) => this.receive(text));
   }
 
-  emit<K extends RmmEventName>(event: K, data: RmmEventMap[K]): void {
+  protected publish<K extends RmmEventName>(event: K, data: RmmEventMap[K]): void {
     const envelope: Envelope = { o: this.bus.instanceId, e: event, d: data };
     this.bus.publish(this.channel, JSON.stringify(envelope)).catch((err: Error) => {
       if (Date.now() - this.warned > 60_000) {
