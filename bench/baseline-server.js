@@ -11,7 +11,7 @@ const { Pool } = require('pg');
 
 const dist = join(__dirname, '..', 'dist/apps/api/src/rmm/fleet/agents');
 const sql = require(join(dist, 'agents.sql.js'));
-const { rowToAgentDto, rowToAgentDetailDto } = require(join(dist, 'agents.dto.js'));
+const { toAgentDto, toAgentDetailDto } = require(join(dist, 'agents.dto.js'));
 
 async function main() {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 20) });
@@ -21,7 +21,7 @@ async function main() {
     const id = Number(req.params.agentId);
     const { rows } = await pool.query(sql.AGENT_DETAIL_SQL, [id]);
     if (rows.length === 0) return reply.code(404).send({ detail: 'Not found.' });
-    return rowToAgentDetailDto(rows[0]);
+    return toAgentDetailDto(rows[0]);
   });
 
   app.get('/api/v3/agents', async (req, reply) => {
@@ -32,11 +32,11 @@ async function main() {
       const count = sql.agentCountSql(filter);
       const [list, total] = await Promise.all([pool.query(page.text, page.values), pool.query(count.text, count.values)]);
       reply.header('X-Total-Count', String(total.rows[0].n));
-      return list.rows.map(rowToAgentDto);
+      return list.rows.map(toAgentDto);
     }
     const batch = sql.agentBatchSql(filter, 0, sql.AGENT_STREAM_BATCH);
     const { rows } = await pool.query(batch.text, batch.values);
-    return rows.map(rowToAgentDto); // the bench's filters match fewer than one batch
+    return rows.map(toAgentDto); // the bench's filters match fewer than one batch
   });
 
   const url = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });

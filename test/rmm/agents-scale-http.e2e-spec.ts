@@ -1,7 +1,7 @@
 import { FixedClock } from '../../apps/api/src/common/clock';
 import { AgentsService } from '../../apps/api/src/rmm/fleet/agents/agents.service';
 import { API_KEY_CACHE_TTL_MS } from '../../apps/api/src/rmm/access/api-keys/api-key-cache';
-import { toAgentDetailDto, toAgentDto } from '../../apps/api/src/rmm/fleet/agents/agents.dto';
+import type { AgentEntity } from '@app/entities';
 import { AGENT_STREAM_BATCH } from '../../apps/api/src/rmm/fleet/agents/agents.sql';
 import { CLI_JS, cleanEnv, run } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
@@ -14,6 +14,36 @@ import { until } from '../utils/wait';
  * gave), the unpaged list of many agents streams (valid JSON, every agent, in id order), and the key cache
  * never lets a revoked or expired key through.
  */
+
+/** The spec's Agent as the stored record says it should be (the oracle the one row mapper is held to). */
+const expectedAgent = (a: AgentEntity) => ({
+  agent_id: String(a.id),
+  hostname: a.hostname,
+  client: a.client ? { id: a.client.id, name: a.client.name } : null,
+  site: a.site ? { id: a.site.id, name: a.site.name } : null,
+  plat: a.plat,
+  monitoring_type: a.monitoringType,
+  operating_system: a.operatingSystem,
+  version: a.version,
+  last_seen: a.lastSeen ? a.lastSeen.toISOString() : null,
+  status: a.status,
+  logged_in_username: a.loggedInUsername,
+  public_ip: a.publicIp,
+  local_ip: a.localIp,
+  cpu_model: a.cpuModel,
+  total_ram: a.totalRam,
+  disks: a.disks,
+});
+/** The agent detail object as the stored record says it should be. */
+const expectedDetail = (a: AgentEntity) => ({
+  ...expectedAgent(a),
+  patches_pending: a.patchesPending,
+  wmi_detail: a.wmiDetail,
+  deployment: a.deploymentId,
+  os_hostname: a.osHostname,
+  created_at: a.createdAt.toISOString(),
+  updated_at: a.updatedAt.toISOString(),
+});
 describe('/api/v3/agents at scale: raw rows, the streamed list', () => {
   const ADMIN = 'admin-key-for-agents-scale-tests-0123456789';
   const COUNT = AGENT_STREAM_BATCH * 2 + 345; // three batches, the last one partial
@@ -38,14 +68,14 @@ describe('/api/v3/agents at scale: raw rows, the streamed list', () => {
     expect(list.status).toBe(200);
     expect(list.headers['x-total-count']).toBeUndefined();
     expect(list.body).toHaveLength(2);
-    const entities = await Promise.all(list.body.map((a: { agent_id: string }) => agents.get(Number(a.agent_id))));
-    expect(list.body).toEqual(JSON.parse(JSON.stringify(entities.map(toAgentDto))));
+    const entities: AgentEntity[] = await Promise.all(list.body.map((a: { agent_id: string }) => agents.get(Number(a.agent_id))));
+    expect(list.body).toEqual(JSON.parse(JSON.stringify(entities.map(expectedAgent))));
     const page = await t.http.get('/api/v3/agents/?limit=1&offset=1').set(admin());
     expect([page.body, page.headers['x-total-count']]).toEqual([list.body.slice(1), '2']);
     for (const e of entities) {
       const detail = await t.http.get(`/api/v3/agents/${e.id}/`).set(admin());
       expect(detail.status).toBe(200);
-      expect(detail.body).toEqual(JSON.parse(JSON.stringify(toAgentDetailDto(e))));
+      expect(detail.body).toEqual(JSON.parse(JSON.stringify(expectedDetail(e))));
     }
     expect((await t.http.get('/api/v3/agents/?hostname=bare-1').set(admin())).body.map((a: { hostname: string }) => a.hostname)).toEqual(['bare-1']);
   });

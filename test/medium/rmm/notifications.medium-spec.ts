@@ -4,6 +4,7 @@ import { AgentPresenceRepository } from '../../../apps/api/src/rmm/fleet/presenc
 import { AlertsService } from '../../../apps/api/src/rmm/alerting/alerts/alerts.service';
 import { DeliveryWorker } from '../../../apps/api/src/rmm/alerting/notifications/delivery-worker';
 import { EVERY_CLIENT } from '../../../apps/api/src/rmm/common/client-scope';
+import { toAlertDto } from '../../../apps/api/src/rmm/common/resources/alert.dto';
 import { MediumFactory } from '../medium.factory';
 import { createMediumContext, MediumContext } from '../medium.harness';
 
@@ -57,6 +58,27 @@ describe('notification outbox on PostgreSQL', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ channelId: c.id, event: 'alert.created', severity: 'error', status: 'pending', attempts: 0 });
     expect(rows[0].payload).toMatchObject({ event: 'alert.created', agent: { id: String(agent.id), hostname: agent.hostname }, alert: { id: alert!.id, message: 'committed', resolved: false } });
+    await tx.exec('DELETE FROM notification_deliveries');
+  });
+
+  it('carries the alert exactly as the API answers it (its SQL and toAlertDto are one field list), and the agent with its client and site', async () => {
+    await channel({ events: ['alert.created', 'alert.acknowledged', 'alert.resolved'] });
+    const client = await f.newClient({ name: 'Payload & Co' });
+    const site = await f.newSite({ clientId: client.id, name: 'HQ' });
+    const agent = await f.newAgent({ clientId: client.id, siteId: site.id });
+    const check = await f.newCheck({ agentId: agent.id });
+    const raised = await alerts.raise({ alertType: 'check_failure', agentId: agent.id, checkId: check.id, severity: 'warning', message: 'disk "C:" at 95 %' });
+    ctx.clock.advance(1_234);
+    await alerts.acknowledge(raised!.id, 'ops key', EVERY_CLIENT);
+    ctx.clock.advance(5_678);
+    const resolved = await alerts.resolve(raised!.id, 'ops key', EVERY_CLIENT);
+    const rows = await deliveries();
+    expect(rows.map((r) => r.event)).toEqual(['alert.created', 'alert.acknowledged', 'alert.resolved']);
+    // every field of the last one (acknowledged and resolved: no null date) is what GET /api/v3/alerts/{id}/ answers
+    expect(rows[2].payload.alert).toEqual(toAlertDto(resolved));
+    expect(Object.keys(rows[2].payload.alert as object).sort()).toEqual(Object.keys(toAlertDto(resolved)).sort());
+    expect((rows[0].payload.alert as { acknowledged_at: unknown }).acknowledged_at).toBeNull();
+    expect(rows[0].payload.agent).toEqual({ id: String(agent.id), hostname: agent.hostname, plat: agent.plat, client: { id: client.id, name: 'Payload & Co' }, site: { id: site.id, name: 'HQ' } });
     await tx.exec('DELETE FROM notification_deliveries');
   });
 

@@ -6,7 +6,6 @@ import { Clock } from '../../common/clock';
 import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
 import { parseId } from '../../common/values';
 import { GatewayServer, UpgradeDecision } from '../../common/ws/gateway-server';
-import { toAgentDetailDto } from '../fleet/agents/agents.dto';
 import { AgentsService } from '../fleet/agents/agents.service';
 import { toAlertDto } from '../common/resources/alert.dto';
 import { AlertsService } from '../alerting/alerts/alerts.service';
@@ -95,12 +94,12 @@ export class EventsGateway implements OnGatewayInit<GatewayServer<Admitted>>, On
   private async hello(sub: Subscriber, agentId: number): Promise<void> {
     let agent;
     try {
-      agent = await this.agents.get(agentId);
+      agent = await this.agents.detail(agentId);
     } catch (err) {
       if (err instanceof DomainError && err.code === CommonErrorCode.NotFound) return this.hub.close(sub, EVENTS_CLOSE.agentDeleted);
       throw err;
     }
     const alerts = await this.alerts.openFor(agentId);
-    this.hub.greet(sub, toWire('hello', { agentId, hello: { ...toAgentDetailDto(agent), alerts: alerts.map(toAlertDto) } }, this.clock.now()));
+    this.hub.greet(sub, toWire('hello', { agentId, hello: { ...agent, alerts: alerts.map(toAlertDto) } }, this.clock.now()));
   }
 }

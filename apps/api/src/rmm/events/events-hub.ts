@@ -8,7 +8,7 @@ import { originAllowed } from '../../common/http/origin';
 import type { GatewayServer, UpgradeRefusal } from '../../common/ws/gateway-server';
 import { QueueSocket, SendQueue } from '../../common/ws/send-queue';
 import { RuntimeConfig } from '../../config/runtime-config';
-import { rowToAgentDetailDto } from '../fleet/agents/agents.dto';
+import { toAgentDetailDto } from '../fleet/agents/agents.dto';
 import type { AgentRow } from '../fleet/agents/agents.sql';
 import { canSeeClient, hasScope, Principal, principalKey } from '../common/principal';
 import { Callers, KeyUses } from '../common/callers';
@@ -295,7 +295,7 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
       if (!row) return; // deleted meanwhile: the recheck closes its subscribers
       const clientId = row.client_id === null ? null : Number(row.client_id);
       this.clients.remember(agentId, clientId);
-      this.deliver(agentId, JSON.stringify(toWire('agent.updated', { agentId, agent: rowToAgentDetailDto(row) }, this.clock.now())), true, clientId);
+      this.deliver(agentId, JSON.stringify(toWire('agent.updated', { agentId, agent: toAgentDetailDto(row) }, this.clock.now())), true, clientId);
     });
   }
 

@@ -192,7 +192,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   /** Sends it by its channel's type. */
   private attempt(d: ClaimedDelivery): Promise<AttemptOutcome> {
-    const n: Notification = { id: d.id, event: d.event, severity: d.severity, at: d.createdAt, payload: d.payload as Notification['payload'] };
+    const n: Notification = { id: d.id, event: d.event, severity: d.severity, at: d.createdAt, payload: d.payload };
     const c = d.channel;
     if (c.type === 'email') return this.senders.mail(c.recipients, emailMessage(n, this.config.publicUrl));
     const body = httpBody(c.type, n, this.config.publicUrl);

@@ -10,7 +10,7 @@ const n: Notification = {
   payload: {
     event: 'task.run',
     agent: { id: '42', hostname: 'web-<01>', plat: 'linux', client: { id: 3, name: 'Acme & Co' }, site: { id: 4, name: 'HQ' } },
-    run: { id: 9, task: 2, task_name: 'Nightly backup', status: 'timed_out', retcode: null, error: 'it timed out after 60 s' },
+    run: { id: 9, task: 2, task_name: 'Nightly backup', status: 'timed_out', retcode: null, error: 'it timed out after 60 s', started_at: '2026-11-26T09:59:00.000Z', finished_at: '2026-11-26T10:00:00.000Z' },
   },
 };
 

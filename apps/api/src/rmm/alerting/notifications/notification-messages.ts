@@ -1,4 +1,5 @@
 import type { AlertSeverity, NotificationType } from '@app/entities';
+import type { NotificationPayload } from './notification-payload';
 
 /** A notification as stored in the outbox (payload) plus its delivery id, time and severity. */
 export interface Notification {
@@ -7,12 +8,7 @@ export interface Notification {
   severity: AlertSeverity;
   /** When it happened (the outbox row's creation, in the transaction of its cause). */
   at: Date;
-  payload: {
-    agent?: { id: string; hostname: string; plat?: string; client?: { id: number; name: string } | null; site?: { id: number; name: string } | null } | null;
-    alert?: { id: number; alert_type: string; message: string; severity: string } & Record<string, unknown>;
-    run?: { id: number; task: number; task_name: string; status: string; retcode: number | null; error: string | null } & Record<string, unknown>;
-    [key: string]: unknown;
-  };
+  payload: NotificationPayload;
 }
 
 /** A request body to send (JSON text) or an e-mail's parts. */

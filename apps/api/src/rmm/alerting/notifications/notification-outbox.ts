@@ -1,6 +1,7 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { ALERT_SEVERITIES, AlertSeverity, NotificationEvent } from '@app/entities';
 import { TransactionHost } from '../../../database/transaction-host';
+import { AGENT_JSON_SQL, ALERT_JSON_SQL, RUN_JSON_SQL } from './notification-payload';
 
 /** The events about an alert: the alert's own severity. */
 export type AlertNotificationEvent = Extract<NotificationEvent, 'alert.created' | 'alert.resolved' | 'alert.acknowledged'>;
@@ -20,30 +21,12 @@ export const EVENT_SEVERITY: Record<AgentNotificationEvent | 'task.run', AlertSe
   'task.run': 'error',
 };
 
-/** An ISO 8601 UTC text of a timestamptz column, as the API writes dates (2026-11-23T12:00:00.000Z). */
-const iso = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** The agent as a notification carries it (ids as the API gives them: the agent's a string). */
-const AGENT_JSON = `jsonb_build_object('id', a.id::text, 'hostname', a.hostname, 'plat', a.plat,
-  'client', CASE WHEN cl.id IS NULL THEN NULL ELSE jsonb_build_object('id', cl.id, 'name', cl.name) END,
-  'site', CASE WHEN si.id IS NULL THEN NULL ELSE jsonb_build_object('id', si.id, 'name', si.name) END)`;
-
-/** The alert as the API answers it (toAlertDto), at the time of the event. */
-const ALERT_JSON = `jsonb_build_object('id', x.id, 'alert_type', x.alert_type, 'agent', x.agent_id::text, 'severity', x.severity,
-  'message', x.message, 'created_at', ${iso('x.created_at')}, 'snoozed', x.snoozed, 'resolved', x.resolved,
-  'acknowledged', x.acknowledged, 'acknowledged_at', ${iso('x.acknowledged_at')}, 'acknowledged_by', x.acknowledged_by,
-  'resolved_at', ${iso('x.resolved_at')}, 'resolved_by', x.resolved_by, 'check', x.check_id, 'task', x.task_id)`;
-
-/** A task run that did not succeed. */
-const RUN_JSON = `jsonb_build_object('id', r.id, 'task', r.task_id, 'task_name', t.name, 'status', r.status, 'retcode', r.retcode,
-  'error', r.error, 'started_at', ${iso('r.started_at')}, 'finished_at', ${iso('r.finished_at')})`;
-
 const rank = (severity: string): string => `array_position(ARRAY[${ALERT_SEVERITIES.map((s) => `'${s}'`).join(', ')}]::text[], ${severity})`;
 
 /**
  * The one INSERT of the outbox: a delivery for every (enabled channel subscribed to the event, whose
  * min_severity the event reaches and whose clients include the agent's, row of `source`), with the event's
- * payload as it is now. `source` yields `agent_id` (and `alert_id` for alert.*, `run_id` for task.run). Set-based:
+ * payload as it is now (NotificationPayload, written in SQL from its field lists: notification-payload.ts). `source` yields `agent_id` (and `alert_id` for alert.*, `run_id` for task.run). Set-based:
  * one statement for any number of agents. With no channel subscribed to the event, the uncorrelated EXISTS is a
  * one-time filter: PostgreSQL checks it once and reads nothing else (a presence batch of thousands of agents pays
  * one index-less look at a table of a few rows). `event` is one of our constants
@@ -53,11 +36,11 @@ const rank = (severity: string): string => `array_position(ARRAY[${ALERT_SEVERIT
 export function outboxInsertSql(event: NotificationEvent, source: string): string {
   const kind = event.startsWith('alert.') ? 'alert' : event === 'task.run' ? 'run' : 'agent';
   const severity = kind === 'alert' ? 'x.severity' : `'${EVENT_SEVERITY[event as keyof typeof EVENT_SEVERITY]}'`;
-  const extra = kind === 'alert' ? `, 'alert', ${ALERT_JSON}` : kind === 'run' ? `, 'run', ${RUN_JSON}` : '';
+  const extra = kind === 'alert' ? `, 'alert', ${ALERT_JSON_SQL}` : kind === 'run' ? `, 'run', ${RUN_JSON_SQL}` : '';
   const joins =
     kind === 'alert' ? 'JOIN alerts x ON x.id = s.alert_id' : kind === 'run' ? 'JOIN task_runs r ON r.id = s.run_id JOIN tasks t ON t.id = r.task_id' : '';
   return `INSERT INTO notification_deliveries (channel_id, event, severity, payload)
-    SELECT c.id, '${event}', ${severity}, jsonb_build_object('event', '${event}', 'agent', ${AGENT_JSON}${extra})
+    SELECT c.id, '${event}', ${severity}, jsonb_build_object('event', '${event}', 'agent', ${AGENT_JSON_SQL}${extra})
       FROM (${source}) s
       JOIN agents a ON a.id = s.agent_id
       ${joins}

@@ -4,13 +4,14 @@ import { AlertSeverity, NotificationChannelEntity, NotificationDeliveryEntity } 
 import { TransactionHost } from '../../../database/transaction-host';
 import { ClientScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
+import type { NotificationPayload } from './notification-payload';
 
 /** A delivery claimed by this instance, with what its channel needs to send it. */
 export interface ClaimedDelivery {
   id: string;
   event: string;
   severity: AlertSeverity;
-  payload: Record<string, unknown>;
+  payload: NotificationPayload;
   attempts: number;
   createdAt: Date;
   firstAttemptAt: Date;
@@ -29,7 +30,7 @@ interface ClaimedRow {
   id: string;
   event: string;
   severity: AlertSeverity;
-  payload: Record<string, unknown>;
+  payload: NotificationPayload;
   attempts: number;
   created_at: Date;
   first_attempt_at: Date;
@@ -119,7 +120,7 @@ export class NotificationsRepository {
   }
 
   /** A test notification's delivery row, claimed at once by the caller (leased, first attempt counted). */
-  async insertTest(channelId: number, payload: Record<string, unknown>, leaseSeconds: number): Promise<ClaimedDelivery> {
+  async insertTest(channelId: number, payload: NotificationPayload, leaseSeconds: number): Promise<ClaimedDelivery> {
     const [row] = await this.tx.rows<{ id: string }>(
       `INSERT INTO notification_deliveries (channel_id, event, severity, payload, attempts, first_attempt_at, locked_until)
        VALUES ($1, 'notification.test', 'info', $2, 1, now(), now() + $3 * interval '1 second') RETURNING id`,

@@ -8,6 +8,7 @@ import { DeliveryWorker, LEASE_SECONDS } from './delivery-worker';
 import { checkHeaders, checkRecipients, checkUrl } from './notification-rules';
 import { CreateNotificationDto, PatchNotificationDto } from './notifications.dto';
 import { NotificationsRepository } from './notifications.repository';
+import { TEST_PAYLOAD } from './notification-payload';
 
 /** What a test send answers. */
 export interface TestOutcome {
@@ -16,13 +17,6 @@ export interface TestOutcome {
   error: string | null;
   delivery: NotificationDeliveryEntity;
 }
-
-/** The body of a test notification: an agent that does not exist, so nobody mistakes it for a real event. */
-const TEST_PAYLOAD = {
-  event: 'notification.test',
-  agent: { id: '0', hostname: 'rmm-test-agent', plat: 'linux', client: null, site: null },
-  message: 'A test notification from the RMM server: this channel works.',
-};
 
 /**
  * Notification channels (docs/notifications.md): their rules (per type, SSRF, recipients, headers, clients) and

@@ -23,6 +23,9 @@ const STALE_SWEEP_MS = 60_000;
 
 type Answer = AgentCommands['script.run']['out'];
 
+/** A run's end as recorded: the agent's answer (as stored), or the failure that ended the wait. */
+type Settled = { answer: Answer; outcome: RunOutcome; error?: undefined } | { answer?: undefined; outcome: RunOutcome; error: unknown };
+
 /** What became of a run the server asked for itself (runForServer). */
 export type ServerRunResult =
   | { sent: false; runId?: number }
@@ -115,13 +118,14 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
       { agentId, scriptId: script.id, scriptName: script.name, shell: script.shell, args, output: ask.output, timeoutSeconds, requestedByKeyId: key?.kind === 'api_key' ? key.id : null },
       this.clock.now(),
     );
-    const pending = this.channel.request(agentId, 'script.run', { runId: run.id, shell: script.shell, body: script.body, args, timeoutSeconds }, (timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000);
-    this.events.emit('script.started', { agentId, runId: run.id, script: script.id });
+    const settled = this.launch(run, script.body);
     if (ask.output === 'forget') {
-      void this.settle(run, pending).catch(() => undefined);
+      void settled.catch(() => undefined);
       return { accepted: true, body: { id: run.id, status: 'running' } };
     }
-    const answer = await this.settle(run, pending);
+    const done = await settled;
+    if (done.answer === undefined) throw done.error;
+    const answer = done.answer;
     return {
       accepted: false,
       body: { id: run.id, execution_time: answer.executionTime.toFixed(3), retcode: answer.retcode, stdout: answer.stdout, stderr: answer.stderr, timed_out: answer.timedOut },
@@ -160,14 +164,7 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
    * records its outcome, whatever it is (never throws for the agent's failures).
    */
   async carry(run: ScriptRunEntity): Promise<RunOutcome> {
-    const pending = this.channel.request(
-      run.agentId,
-      'script.run',
-      { runId: run.id, shell: run.shell, body: run.body ?? '', args: run.args, timeoutSeconds: run.timeoutSeconds },
-      (run.timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000,
-    );
-    this.events.emit('script.started', { agentId: run.agentId, runId: run.id, script: run.scriptId ?? 0 });
-    return (await this.record(run, pending)).outcome;
+    return (await this.launch(run, run.body ?? '')).outcome;
   }
 
   /**
@@ -205,23 +202,32 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
       { agentId, scriptId: script.id, scriptName: script.name, shell: script.shell, args, output: 'wait', timeoutSeconds, requestedByKeyId: null },
       this.clock.now(),
     );
-    const pending = this.channel.request(agentId, 'script.run', { runId: run.id, shell: script.shell, body: script.body, args, timeoutSeconds }, (timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000);
-    this.events.emit('script.started', { agentId, runId: run.id, script: script.id });
+    const launched = this.launch(run, script.body);
     await onSent(run.id).catch((err: Error) => this.logger.warn(`run ${run.id}: ${err.message}`));
-    const settled = await this.record(run, pending);
+    const settled = await launched;
     if (settled.error !== undefined && settled.error instanceof DomainError && settled.error.code === AgentsErrorCode.NotConnected) return { sent: false, runId: run.id };
     return { sent: true, runId: run.id, timeoutSeconds, outcome: settled.outcome };
   }
 
-  /** Waits for the agent's answer and records the outcome, whatever it is; rethrows a failure. */
-  private async settle(run: ScriptRunEntity, pending: Promise<Answer>): Promise<Answer> {
-    const settled = await this.record(run, pending);
-    if (settled.answer === undefined) throw settled.error;
-    return settled.answer;
+  /**
+   * The one way a stored run starts, whichever asked for it (runscript, a queued run once its agent is here, a task):
+   * sent to its agent with `body` (the script's now, or as it was when queued), announced (script.started), and its
+   * outcome recorded when the agent answers, goes, or does not answer in time. Never throws for the agent's failures:
+   * the promise settles with what was recorded, and the failure when there was one.
+   */
+  private launch(run: ScriptRunEntity, body: string): Promise<Settled> {
+    const pending = this.channel.request(
+      run.agentId,
+      'script.run',
+      { runId: run.id, shell: run.shell, body, args: run.args, timeoutSeconds: run.timeoutSeconds },
+      (run.timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000,
+    );
+    this.events.emit('script.started', { agentId: run.agentId, runId: run.id, script: run.scriptId ?? 0 });
+    return this.record(run, pending);
   }
 
   /** Waits for the agent's answer and records the outcome, whatever it is (never throws for the agent's failures). */
-  private async record(run: ScriptRunEntity, pending: Promise<Answer>): Promise<{ answer: Answer; outcome: RunOutcome; error?: undefined } | { answer?: undefined; outcome: RunOutcome; error: unknown }> {
+  private async record(run: ScriptRunEntity, pending: Promise<Answer>): Promise<Settled> {
     let answer: Answer;
     try {
       answer = await pending;

@@ -155,10 +155,14 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
     }
     const result = await this.scriptRuns.runForServer(run.agentId, script, (scriptRunId) => this.repo.setScriptRun(run.runId, scriptRunId));
     if (!result.sent && run.queueIfOffline) {
-      // queue_if_offline: the run waits in the agent's queue; followQueued ends it with that run's outcome.
-      const queued = await this.scriptRuns.enqueue(run.agentId, script, { requestedByKeyId: null });
-      await this.repo.markQueued(run.runId, queued.id);
-      this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'queued', retcode: null });
+      // queue_if_offline: the run waits in the agent's queue; followQueued ends it with that run's outcome. The queued
+      // script run and the task run pointing at it are written together (and announced, script.queued then task.run,
+      // once both are there): never a queued script run that its task run does not know, nor the reverse.
+      await this.tx.run(async () => {
+        const queued = await this.scriptRuns.enqueue(run.agentId, script, { requestedByKeyId: null });
+        await this.repo.markQueued(run.runId, queued.id);
+        this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'queued', retcode: null });
+      });
       return;
     }
     if (!result.sent) {

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ALERT_SEVERITIES, ALERT_TYPES, AlertEntity, AlertSeverity, AlertType } from '@app/entities';
 import { iso } from '../../../common/values';
+import { SqlFields, sqlIso } from './sql-json';
 
 /*
  * The alert as every surface shows it: GET /api/v3/alerts/, the events WebSockets (alert.*), the event bus. In the
@@ -44,3 +45,25 @@ export const toAlertDto = (a: AlertEntity): AlertDto => ({
   check: a.checkId,
   task: a.taskId,
 });
+
+/**
+ * The same resource in SQL, over an alerts row aliased `x` (the notification outbox: notification-outbox.ts). Field
+ * for field what toAlertDto gives (test/medium/rmm/notifications.medium-spec.ts compares the two).
+ */
+export const ALERT_SQL: SqlFields<AlertDto> = {
+  id: 'x.id',
+  alert_type: 'x.alert_type',
+  agent: 'x.agent_id::text',
+  severity: 'x.severity',
+  message: 'x.message',
+  created_at: sqlIso('x.created_at'),
+  snoozed: 'x.snoozed',
+  resolved: 'x.resolved',
+  acknowledged: 'x.acknowledged',
+  acknowledged_at: sqlIso('x.acknowledged_at'),
+  acknowledged_by: 'x.acknowledged_by',
+  resolved_at: sqlIso('x.resolved_at'),
+  resolved_by: 'x.resolved_by',
+  check: 'x.check_id',
+  task: 'x.task_id',
+};

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { AGENT_STATUSES, AgentDisk, AgentEntity, AgentStatus, MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
+import { AGENT_STATUSES, AgentDisk, AgentStatus, MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
 import { PageQueryDto } from '../../common/pagination.dto';
 import { PG_INT_MAX, iso } from '../../../common/values';
 import type { AgentRow } from './agents.sql';
@@ -87,41 +87,12 @@ export class AgentDetailDto extends AgentDto {
 }
 
 
-export function toAgentDto(a: AgentEntity): AgentDto {
-  return {
-    agent_id: String(a.id),
-    hostname: a.hostname,
-    client: a.client ? { id: a.client.id, name: a.client.name } : null,
-    site: a.site ? { id: a.site.id, name: a.site.name } : null,
-    plat: a.plat,
-    monitoring_type: a.monitoringType,
-    operating_system: a.operatingSystem,
-    version: a.version,
-    last_seen: iso(a.lastSeen),
-    status: a.status,
-    logged_in_username: a.loggedInUsername,
-    public_ip: a.publicIp,
-    local_ip: a.localIp,
-    cpu_model: a.cpuModel,
-    total_ram: a.totalRam,
-    disks: a.disks,
-  };
-}
-
-export function toAgentDetailDto(a: AgentEntity): AgentDetailDto {
-  return {
-    ...toAgentDto(a),
-    patches_pending: a.patchesPending,
-    wmi_detail: a.wmiDetail,
-    deployment: a.deploymentId,
-    os_hostname: a.osHostname,
-    created_at: a.createdAt.toISOString(),
-    updated_at: a.updatedAt.toISOString(),
-  };
-}
-
-/** A row of agents.sql.ts's list queries, straight to the spec's Agent (the spec's field order). */
-export function rowToAgentDto(r: AgentRow): AgentDto {
+/**
+ * The one mapper of the agent resource: a row of agents.sql.ts (the list's columns) to the spec's Agent, in the
+ * spec's field order. The REST routes, the events WebSockets (hello, agent.updated) and the bench's baseline answer
+ * through it and toAgentDetailDto; nothing maps an entity.
+ */
+export function toAgentDto(r: AgentRow): AgentDto {
   return {
     agent_id: String(r.id),
     hostname: r.hostname,
@@ -142,10 +113,10 @@ export function rowToAgentDto(r: AgentRow): AgentDto {
   };
 }
 
-/** A row of AGENT_DETAIL_SQL, straight to the agent detail object. */
-export function rowToAgentDetailDto(r: AgentRow): AgentDetailDto {
+/** A row of AGENT_DETAIL_SQL (the detail's columns) to the agent detail object: the Agent and its record's fields. */
+export function toAgentDetailDto(r: AgentRow): AgentDetailDto {
   return {
-    ...rowToAgentDto(r),
+    ...toAgentDto(r),
     patches_pending: r.patches_pending,
     wmi_detail: r.wmi_detail,
     deployment: r.deployment_id,

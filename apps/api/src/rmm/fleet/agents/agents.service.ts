@@ -4,7 +4,7 @@ import { ClientScope, EVERY_CLIENT } from '../../common/client-scope';
 import { notFound } from '../../../common/errors/domain-error';
 import { Page } from '../../common/pagination.dto';
 import { AgentFilter, AgentsRepository } from './agents.repository';
-import { AgentDetailDto, AgentDto, rowToAgentDetailDto, rowToAgentDto } from './agents.dto';
+import { AgentDetailDto, AgentDto, toAgentDetailDto, toAgentDto } from './agents.dto';
 import { AGENT_STREAM_BATCH } from './agents.sql';
 import { Readable } from 'node:stream';
 import { AgentChannel } from '../agent-channel/agent-channel';
@@ -19,7 +19,7 @@ export class AgentsService {
   /** One page of the agents the caller may see, and how many of them the filter matches (X-Total-Count). */
   async page(filter: AgentFilter, page: Page, clients: ClientScope): Promise<[AgentDto[], number]> {
     const [rows, total] = await this.repo.page(filter, page, clients);
-    return [rows.map(rowToAgentDto), total];
+    return [rows.map(toAgentDto), total];
   }
 
   /**
@@ -29,7 +29,7 @@ export class AgentsService {
    */
   async all(filter: AgentFilter, clients: ClientScope): Promise<AgentDto[] | Readable> {
     const first = await this.repo.batchAfter(filter, 0, AGENT_STREAM_BATCH, clients);
-    if (first.length < AGENT_STREAM_BATCH) return first.map(rowToAgentDto);
+    if (first.length < AGENT_STREAM_BATCH) return first.map(toAgentDto);
     const repo = this.repo;
     async function* pieces(): AsyncGenerator<string> {
       let rows = first;
@@ -37,7 +37,7 @@ export class AgentsService {
       while (rows.length > 0) {
         let chunk = '';
         for (const r of rows) {
-          chunk += sep + JSON.stringify(rowToAgentDto(r));
+          chunk += sep + JSON.stringify(toAgentDto(r));
           sep = ',';
         }
         yield chunk;
@@ -58,7 +58,7 @@ export class AgentsService {
   async detail(id: number, clients: ClientScope = EVERY_CLIENT): Promise<AgentDetailDto> {
     const row = await this.repo.findRowById(id, clients);
     if (!row) throw notFound();
-    return rowToAgentDetailDto(row);
+    return toAgentDetailDto(row);
   }
 
   /** The agent's entity (the events WebSocket's hello and agent.updated); `clients`: 404 for another client's. */
