@@ -335,6 +335,18 @@ if (!CHROMIUM) {
       expect((await t.http.get(`/api/v3/scripts/${id}/`).set(admin)).body.default_timeout).toBe(30);
     }, 60_000);
 
+    it('asks for the paths as docs/api.md writes them: the Audit page finds the script saved above under /api/v3/scripts/', async () => {
+      // (The OpenAPI document's paths have no trailing slash; the audit log keeps the path the console requested.)
+      await page.goto(`${t.url}/app/audit`);
+      await page.getByLabel('Path starts with').fill('/api/v3/scripts/');
+      const targets = page.getByRole('row').filter({ hasText: accounts.admin }).locator('code');
+      const shown = await until('the list filtered by that path', async () => {
+        const texts = await targets.allInnerTexts();
+        return texts.length > 0 && texts.every((x) => x.startsWith('/api/v3/scripts/')) && texts;
+      });
+      expect(shown).toEqual(expect.arrayContaining(['/api/v3/scripts/', expect.stringMatching(/^\/api\/v3\/scripts\/\d+\/$/)]));
+    });
+
     it('offers a viewer no Run script and no Acknowledge, and the API refuses them 403', async () => {
       const p = await newPage(DESKTOP);
       await signIn(p, accounts.viewer);

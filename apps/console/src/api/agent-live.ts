@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import type { AgentEvent } from './events';
 import { openLive, type LiveState } from './live';
-import type { AgentDetail, LiveEvent } from './types';
+import type { AgentDetail } from './schemas';
 
-export type AgentEventListener = (e: LiveEvent) => void;
+export type AgentEventListener = (e: AgentEvent) => void;
 
 export interface AgentLive {
   state: LiveState;
@@ -31,25 +32,25 @@ export function useAgentLive(agentId: string): AgentLive {
     const refresh = (...keys: string[]) => {
       for (const k of keys) void qc.invalidateQueries({ queryKey: [k, agentId] });
     };
-    const stop = openLive(`/rmm/${encodeURIComponent(agentId)}/`, {
+    const stop = openLive<AgentEvent>(`/rmm/${encodeURIComponent(agentId)}/`, {
       onEvent: (e) => {
         for (const fn of listeners.current) fn(e);
         switch (e.event) {
           case 'hello': {
-            const { alerts: _alerts, ...agent } = e.data as AgentDetail & { alerts?: unknown };
-            qc.setQueryData(['agent', agentId], (old: AgentDetail | undefined) => ({ ...(old ?? {}), ...agent }));
+            const { alerts: _alerts, ...agent } = e.data;
+            qc.setQueryData<AgentDetail>(['agent', agentId], (old) => ({ ...old, ...agent }));
             refresh('agent-alerts');
             break;
           }
           case 'agent.online':
           case 'agent.offline':
           case 'agent.overdue':
-            qc.setQueryData(['agent', agentId], (old: AgentDetail | undefined) =>
+            qc.setQueryData<AgentDetail>(['agent', agentId], (old) =>
               old ? { ...old, status: e.data.status, last_seen: e.data.status === 'online' ? e.ts : old.last_seen } : old,
             );
             break;
           case 'agent.updated':
-            qc.setQueryData(['agent', agentId], (old: AgentDetail | undefined) => ({ ...(old ?? {}), ...(e.data as AgentDetail) }));
+            qc.setQueryData<AgentDetail>(['agent', agentId], (old) => ({ ...old, ...e.data }));
             break;
           case 'check.status':
             refresh('agent-checks', 'check-history');

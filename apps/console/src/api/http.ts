@@ -1,3 +1,6 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './openapi';
+
 /**
  * The console's one way to call the management API (/api/v3): same-origin, with the session cookie, and the
  * header every console request carries (the server's CSRF rule refuses a cookie-authenticated change without it).
@@ -14,40 +17,62 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
 let unauthorized: (() => void) | undefined;
 /** Called when a request other than sign-in answers 401: the session is gone (expired, signed out elsewhere). */
 export function onUnauthorized(fn: () => void): void {
   unauthorized = fn;
 }
 
-async function send(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
-  const headers: Record<string, string> = { ...CSRF_HEADER, Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`/api/v3${path}`, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
-  });
-  if (!res.ok) {
-    const data = await readJson(res);
-    if (res.status === 401 && !path.startsWith('/auth/')) unauthorized?.();
-    throw new ApiError(res.status, detailOf(data, res), data);
+/**
+ * Requests go to the paths as docs/api.md writes them, with the trailing slash (the OpenAPI document's have none;
+ * the server answers both): the audit log keeps the path requested, so the console's changes read as they always did.
+ */
+class ApiRequest extends Request {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(typeof input === 'string' ? withTrailingSlash(input) : input, init);
   }
-  return res;
 }
 
-async function readJson(res: Response): Promise<unknown> {
-  const text = await res.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+function withTrailingSlash(url: string): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  return path.endsWith('/') ? url : `${path}/${q === -1 ? '' : url.slice(q)}`;
+}
+
+/**
+ * Typed by docs/openapi.json (the generated `paths`): a call names the document's path, e.g.
+ * `api.GET('/api/v3/agents/{agentId}', { params: { path: { agentId } } })`, and its parameters, body and answer
+ * are the document's. `ok` and `okPage` turn its answer into the body, or an ApiError.
+ */
+export const api = createClient<paths>({
+  headers: { ...CSRF_HEADER, Accept: 'application/json' },
+  credentials: 'same-origin',
+  Request: ApiRequest,
+});
+api.use({
+  onResponse({ response, schemaPath }) {
+    if (response.status === 401 && !schemaPath.startsWith('/api/v3/auth/')) unauthorized?.();
+  },
+});
+
+/** What a call of `api` resolves to: the body (`data`) when the answer is 2xx, else the parsed `error`. */
+type Answer<T> = { data?: T; error?: unknown; response: Response };
+
+async function answer<T>(call: Promise<Answer<T>>): Promise<{ data: T; response: Response }> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw new ApiError(response.status, detailOf(error, response), error);
+  return { data: data as T, response };
+}
+
+/** The body of a successful answer; any other answer throws an ApiError with the server's detail. */
+export async function ok<T>(call: Promise<Answer<T>>): Promise<T> {
+  return (await answer(call)).data;
+}
+
+/** A paged list (`?limit=&offset=`): its rows and X-Total-Count. */
+export async function okPage<T>(call: Promise<Answer<T[]>>): Promise<{ rows: T[]; total: number }> {
+  const { data: rows, response } = await answer(call);
+  return { rows, total: Number(response.headers.get('x-total-count') ?? rows.length) };
 }
 
 function detailOf(data: unknown, res: Response): string {
@@ -59,21 +84,6 @@ function detailOf(data: unknown, res: Response): string {
   return `${res.status} ${res.statusText || 'error'}`;
 }
 
-export async function api<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-  const res = await send(method, path, body, signal);
-  return (res.status === 204 ? undefined : await readJson(res)) as T;
-}
-
-export const get = <T>(path: string, signal?: AbortSignal): Promise<T> => api<T>('GET', path, undefined, signal);
-
-/** A paged list (`?limit=&offset=`): its rows and X-Total-Count. */
-export async function getPage<T>(path: string, limit: number, offset: number, signal?: AbortSignal): Promise<{ rows: T[]; total: number }> {
-  const sep = path.includes('?') ? '&' : '?';
-  const res = await send('GET', `${path}${sep}limit=${limit}&offset=${offset}`, undefined, signal);
-  const rows = (await readJson(res)) as T[];
-  return { rows, total: Number(res.headers.get('x-total-count') ?? rows.length) };
-}
-
 /** What to show a person for a failed call. */
 export function errorText(err: unknown): string {
   if (err instanceof ApiError) {
@@ -82,12 +92,4 @@ export function errorText(err: unknown): string {
   }
   if (err instanceof Error) return err.message === 'Failed to fetch' ? 'The server cannot be reached' : err.message;
   return String(err);
-}
-
-/** Query string from the defined values. */
-export function qs(params: Record<string, string | number | boolean | undefined | null>): string {
-  const parts = Object.entries(params)
-    .filter(([, v]) => v !== undefined && v !== null && v !== '')
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
-  return parts.length ? `?${parts.join('&')}` : '';
 }

@@ -1,9 +1,8 @@
-import type { LiveEvent } from './types';
-
 export type LiveState = 'connecting' | 'open' | 'closed';
 
-export interface LiveHandlers {
-  onEvent: (e: LiveEvent) => void;
+/** `M`: the socket's messages (events.ts: AgentEvent or FleetEvent). */
+export interface LiveHandlers<M> {
+  onEvent: (e: M) => void;
   /** Each time the socket opens; `again` after a reconnect (events were missed meanwhile: reload what is shown). */
   onOpen?: (again: boolean) => void;
   onState?: (state: LiveState) => void;
@@ -16,7 +15,7 @@ export interface LiveHandlers {
  * cookie the browser sends with the upgrade. Reconnects after any drop with back-off (1 s doubling to 30 s, with
  * jitter), except after the close codes that say not to. Returns the function that closes it for good.
  */
-export function openLive(path: string, handlers: LiveHandlers): () => void {
+export function openLive<M>(path: string, handlers: LiveHandlers<M>): () => void {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
   let socket: WebSocket | undefined;
   let stopped = false;
@@ -36,9 +35,9 @@ export function openLive(path: string, handlers: LiveHandlers): () => void {
     };
     ws.onmessage = (m) => {
       if (typeof m.data !== 'string') return;
-      let e: LiveEvent;
+      let e: M;
       try {
-        e = JSON.parse(m.data) as LiveEvent;
+        e = JSON.parse(m.data) as M;
       } catch {
         return;
       }

@@ -1,16 +1,12 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api, ApiError, get } from './http';
-import type { Operator, Scope } from './types';
-
-interface MeAnswer {
-  operator: Operator;
-}
+import { api, ApiError, ok } from './http';
+import type { Operator, Scope } from './schemas';
 
 /** The signed-in operator, or null (401: not signed in). */
 async function fetchMe(): Promise<Operator | null> {
   try {
-    const { operator } = await get<MeAnswer>('/auth/me');
+    const { operator } = await ok(api.GET('/api/v3/auth/me'));
     return operator;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
@@ -53,7 +49,7 @@ export interface SignInResult {
 
 export async function signIn(email: string, password: string, totp?: string): Promise<SignInResult> {
   try {
-    await api('POST', '/auth/login', { email, password, ...(totp ? { totp } : {}) });
+    await ok(api.POST('/api/v3/auth/login', { body: { email, password, ...(totp ? { totp } : {}) } }));
     return { ok: true };
   } catch (err) {
     if (err instanceof ApiError) {
@@ -77,7 +73,7 @@ export function forgetData(qc: QueryClient): void {
 export function useSignOut(): () => Promise<void> {
   const qc = useQueryClient();
   return async () => {
-    await api('POST', '/auth/logout').catch(() => undefined);
+    await ok(api.POST('/api/v3/auth/logout')).catch(() => undefined);
     qc.setQueryData(ME_KEY, null);
     forgetData(qc);
   };

@@ -1,4 +1,4 @@
-import type { Client } from '../api/types';
+import type { Client } from '../api/schemas';
 
 /** Which clients an operator or key may see: none ticked = every client. */
 export function ClientPicker({ clients, value, onChange, legend }: { clients: Client[]; value: number[]; onChange: (v: number[]) => void; legend: string }) {

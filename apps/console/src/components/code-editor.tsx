@@ -6,7 +6,7 @@ import { python } from '@codemirror/legacy-modes/mode/python';
 import { shell as shellMode } from '@codemirror/legacy-modes/mode/shell';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
-import type { Shell } from '../api/types';
+import type { Shell } from '../api/schemas';
 
 const MODES: Record<Shell, StreamParser<unknown> | null> = {
   bash: shellMode as StreamParser<unknown>,

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSession, useSignOut } from '../api/session';
-import type { Scope } from '../api/types';
+import type { Scope } from '../api/schemas';
 
 interface NavItem {
   href: string;

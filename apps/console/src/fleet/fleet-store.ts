@@ -1,10 +1,11 @@
-import { get } from '../api/http';
+import type { FleetEvent } from '../api/events';
+import { api, ok } from '../api/http';
 import { openLive, type LiveState } from '../api/live';
-import type { Agent, AgentStatus, Alert, LiveEvent } from '../api/types';
+import type { Agent, Alert } from '../api/schemas';
 
 type Listener = () => void;
-
-const STATUSES: ReadonlySet<string> = new Set<AgentStatus>(['online', 'offline', 'overdue']);
+/** The fleet's events about one agent (its `hello` is the socket's own). */
+type AgentFleetEvent = Exclude<FleetEvent, { event: 'hello' }>;
 
 /**
  * Every agent the operator may see, kept current by the fleet WebSocket (/rmm/fleet/): the Agents page reads it,
@@ -20,12 +21,12 @@ export class FleetStore {
   /** Per agent, the ids of its alerts not resolved. */
   private openAlerts = new Map<string, Set<number>>();
   private listeners = new Set<Listener>();
-  private eventListeners = new Set<(e: LiveEvent) => void>();
+  private eventListeners = new Set<(e: AgentFleetEvent) => void>();
   private version = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private loading: Promise<void> | undefined;
   /** Events heard while the list is being read, applied after it. */
-  private queued: LiveEvent[] | null = null;
+  private queued: AgentFleetEvent[] | null = null;
   private fetching = new Set<string>();
   private stopSocket: (() => void) | undefined;
   private cachedList: { version: number; rows: Agent[] } | undefined;
@@ -45,9 +46,9 @@ export class FleetStore {
   /** Opens the fleet WebSocket (once). */
   start(): void {
     if (this.stopSocket) return;
-    this.stopSocket = openLive('/rmm/fleet/', {
+    this.stopSocket = openLive<FleetEvent>('/rmm/fleet/', {
       onEvent: (e) => {
-        if (e.event === 'hello' && e.agent_id === null) {
+        if (e.event === 'hello') {
           // Subscribed: read the list now (first time), or again (events were missed while the socket was down).
           const again = this.helloSeen;
           this.helloSeen = true;
@@ -94,7 +95,7 @@ export class FleetStore {
     if (this.loading) return force ? this.loading.then(() => this.fetchList(true)) : this.loading;
     if (this.loaded && !force) return Promise.resolve();
     this.queued = [];
-    this.loading = Promise.all([get<Agent[]>('/agents/'), get<Alert[]>('/alerts/')])
+    this.loading = Promise.all([ok(api.GET('/api/v3/agents')), ok(api.GET('/api/v3/alerts'))])
       .then(([agents, alerts]) => {
         this.agents = new Map(agents.map((a) => [a.agent_id, a]));
         this.openAlerts = new Map();
@@ -124,7 +125,7 @@ export class FleetStore {
   getVersion = (): number => this.version;
 
   /** Every event of the fleet socket, for pages that react to them (alerts). */
-  onEvent(fn: (e: LiveEvent) => void): () => void {
+  onEvent(fn: (e: AgentFleetEvent) => void): () => void {
     this.eventListeners.add(fn);
     return () => this.eventListeners.delete(fn);
   }
@@ -142,45 +143,46 @@ export class FleetStore {
     return this.openAlerts.get(id)?.size ?? 0;
   }
 
-  private hear(e: LiveEvent): void {
+  private hear(e: AgentFleetEvent): void {
     for (const fn of this.eventListeners) fn(e);
     if (this.queued) this.queued.push(e);
     else if (this.loaded) this.apply(e);
   }
 
-  private apply(e: LiveEvent): void {
-    const id = String(e.agent_id);
-    if (e.event === 'agent.online' || e.event === 'agent.offline' || e.event === 'agent.overdue') {
-      const status = (e.data as { status?: string } | undefined)?.status ?? e.event.slice('agent.'.length);
-      if (!STATUSES.has(status)) return;
-      const a = this.agents.get(id);
-      if (!a) {
-        this.fetchAgent(id);
-        return;
-      }
-      this.agents.set(id, { ...a, status: status as AgentStatus, last_seen: status === 'online' ? e.ts : a.last_seen });
-      this.changed();
-    } else if (e.event === 'agent.updated' || e.event === 'hello') {
-      const data = e.data as Agent | undefined;
-      if (data && typeof data.hostname === 'string') {
-        this.agents.set(id, { ...(this.agents.get(id) ?? {}), ...data, agent_id: id });
+  private apply(e: AgentFleetEvent): void {
+    const id = e.agent_id;
+    switch (e.event) {
+      case 'agent.online':
+      case 'agent.offline':
+      case 'agent.overdue': {
+        const a = this.agents.get(id);
+        if (!a) {
+          this.fetchAgent(id);
+          return;
+        }
+        this.agents.set(id, { ...a, status: e.data.status, last_seen: e.data.status === 'online' ? e.ts : a.last_seen });
         this.changed();
+        break;
       }
-    } else if (e.event === 'agent.deleted') {
-      this.agents.delete(id);
-      this.openAlerts.delete(id);
-      this.changed();
-    } else if (e.event.startsWith('alert.')) {
-      const alert = e.data as Alert | undefined;
-      if (!alert || typeof alert.id !== 'number') return;
-      if (alert.resolved) this.openAlerts.get(String(alert.agent))?.delete(alert.id);
-      else this.addAlert(alert);
-      this.changed();
+      case 'agent.updated':
+        this.agents.set(id, { ...this.agents.get(id), ...e.data, agent_id: id });
+        this.changed();
+        break;
+      case 'alert.created':
+      case 'alert.acknowledged':
+      case 'alert.resolved':
+        if (e.data.resolved) this.openAlerts.get(e.data.agent)?.delete(e.data.id);
+        else this.addAlert(e.data);
+        this.changed();
+        break;
+      case 'agent.updating':
+      case 'agent.update_failed':
+        break;
     }
   }
 
   private addAlert(alert: Alert): void {
-    const key = String(alert.agent);
+    const key = alert.agent;
     let set = this.openAlerts.get(key);
     if (!set) this.openAlerts.set(key, (set = new Set()));
     set.add(alert.id);
@@ -190,7 +192,7 @@ export class FleetStore {
   private fetchAgent(id: string): void {
     if (this.fetching.has(id) || !/^\d+$/.test(id)) return;
     this.fetching.add(id);
-    get<Agent>(`/agents/${id}/`)
+    ok(api.GET('/api/v3/agents/{agentId}', { params: { path: { agentId: Number(id) } } }))
       .then((a) => {
         this.agents.set(id, a);
         this.changed();

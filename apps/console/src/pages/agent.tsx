@@ -1,9 +1,9 @@
 import { type ReactNode, useState } from 'react';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { get, qs } from '../api/http';
+import { api, ok } from '../api/http';
 import { useAgentLive } from '../api/agent-live';
 import { useSession } from '../api/session';
-import type { AgentDetail, Alert, Check, CheckResult, ScriptRun, Task, TaskRun } from '../api/types';
+import type { Check, ScriptRun, Task } from '../api/schemas';
 import { ErrorNote, Loading, Section, StatusBadge } from '../components/bits';
 import { ago, osOf, useNow, when } from '../components/format';
 import { AlertsTable } from './alerts';
@@ -13,7 +13,7 @@ import { RunScriptPanel } from './run-script';
 export function AgentPage({ id }: { id: string }) {
   const { can } = useSession();
   const live = useAgentLive(id);
-  const agent = useQuery({ queryKey: ['agent', id], queryFn: () => get<AgentDetail>(`/agents/${encodeURIComponent(id)}/`) });
+  const agent = useQuery({ queryKey: ['agent', id], queryFn: () => ok(api.GET('/api/v3/agents/{agentId}', { params: { path: { agentId: Number(id) } } })) });
   const [running, setRunning] = useState(false);
   const now = useNow();
 
@@ -116,7 +116,7 @@ export function AgentPage({ id }: { id: string }) {
 }
 
 function AgentAlerts({ id }: { id: string }) {
-  const alerts = useQuery({ queryKey: ['agent-alerts', id], queryFn: () => get<Alert[]>(`/alerts/${qs({ agent: id })}`) });
+  const alerts = useQuery({ queryKey: ['agent-alerts', id], queryFn: () => ok(api.GET('/api/v3/alerts', { params: { query: { agent: id } } })) });
   return (
     <Section id="agent-alerts" title="Alerts">
       {alerts.isPending ? <Loading what="alerts" /> : alerts.isError ? <ErrorNote error={alerts.error} /> : <AlertsTable alerts={alerts.data} hideAgent emptyText="No open alerts." />}
@@ -125,7 +125,7 @@ function AgentAlerts({ id }: { id: string }) {
 }
 
 function AgentChecks({ id }: { id: string }) {
-  const checks = useQuery({ queryKey: ['agent-checks', id], queryFn: () => get<Check[]>(`/checks/${qs({ agent: id })}`) });
+  const checks = useQuery({ queryKey: ['agent-checks', id], queryFn: () => ok(api.GET('/api/v3/checks', { params: { query: { agent: id } } })) });
   const [open, setOpen] = useState<number | null>(null);
   return (
     <Section id="checks" title="Checks">
@@ -162,7 +162,7 @@ function AgentChecks({ id }: { id: string }) {
 function CheckRow({ agentId, check: c, open, toggle }: { agentId: string; check: Check; open: boolean; toggle: () => void }) {
   const history = useQuery({
     queryKey: ['check-history', agentId, c.id],
-    queryFn: () => get<CheckResult[]>(`/checks/${c.id}/history/?limit=20`),
+    queryFn: () => ok(api.GET('/api/v3/checks/{id}/history', { params: { path: { id: c.id }, query: { limit: 20 } } })),
     enabled: open,
   });
   return (
@@ -198,7 +198,7 @@ function CheckRow({ agentId, check: c, open, toggle }: { agentId: string; check:
 }
 
 function AgentTasks({ id }: { id: string }) {
-  const tasks = useQuery({ queryKey: ['agent-tasks', id], queryFn: () => get<Task[]>(`/tasks/${qs({ agent: id })}`) });
+  const tasks = useQuery({ queryKey: ['agent-tasks', id], queryFn: () => ok(api.GET('/api/v3/tasks', { params: { query: { agent: id } } })) });
   const [open, setOpen] = useState<number | null>(null);
   return (
     <Section id="tasks" title="Tasks">
@@ -233,7 +233,11 @@ function AgentTasks({ id }: { id: string }) {
 }
 
 function TaskRow({ agentId, task: t, open, toggle }: { agentId: string; task: Task; open: boolean; toggle: () => void }) {
-  const runs = useQuery({ queryKey: ['task-runs', agentId, t.id], queryFn: () => get<TaskRun[]>(`/tasks/${t.id}/runs/?limit=20`), enabled: open });
+  const runs = useQuery({
+    queryKey: ['task-runs', agentId, t.id],
+    queryFn: () => ok(api.GET('/api/v3/tasks/{id}/runs', { params: { path: { id: t.id }, query: { limit: 20 } } })),
+    enabled: open,
+  });
   return (
     <>
       <tr>
@@ -269,7 +273,10 @@ function TaskRow({ agentId, task: t, open, toggle }: { agentId: string; task: Ta
 }
 
 function AgentRuns({ id }: { id: string }) {
-  const runs = useQuery({ queryKey: ['agent-runs', id], queryFn: () => get<ScriptRun[]>(`/agents/${encodeURIComponent(id)}/runs/?limit=25`) });
+  const runs = useQuery({
+    queryKey: ['agent-runs', id],
+    queryFn: () => ok(api.GET('/api/v3/agents/{agentId}/runs', { params: { path: { agentId: Number(id) }, query: { limit: 25 } } })),
+  });
   const [open, setOpen] = useState<number | null>(null);
   return (
     <Section id="runs" title="Run history">

@@ -2,7 +2,7 @@ import { memo, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link } from 'wouter';
 import { useClients } from '../api/queries';
-import type { Agent } from '../api/types';
+import type { Agent } from '../api/schemas';
 import { ErrorNote, StatusBadge } from '../components/bits';
 import { ago, osOf, useNow } from '../components/format';
 import { useFleet } from '../fleet/fleet-context';

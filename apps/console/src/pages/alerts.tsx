@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { api, errorText, get, getPage } from '../api/http';
+import { api, errorText, ok, okPage } from '../api/http';
 import { useSession } from '../api/session';
-import type { Alert } from '../api/types';
+import type { Alert } from '../api/schemas';
 import { ErrorNote, Loading, StatusBadge } from '../components/bits';
 import { when } from '../components/format';
 import { useFleet } from '../fleet/fleet-context';
@@ -16,14 +16,15 @@ export function AlertsPage() {
   const qc = useQueryClient();
   const fleet = useFleet(false);
   const [show, setShow] = useState<Show>('open');
-  const active = useQuery({ queryKey: ['alerts', 'active'], queryFn: () => get<Alert[]>('/alerts/'), enabled: show !== 'resolved' });
+  const active = useQuery({ queryKey: ['alerts', 'active'], queryFn: () => ok(api.GET('/api/v3/alerts')), enabled: show !== 'resolved' });
   const resolved = useQuery({
     queryKey: ['alerts', 'resolved'],
     enabled: show === 'resolved',
     queryFn: async () => {
       // Lists are ordered by id: the newest are at the end.
-      const { total } = await getPage<Alert>('/alerts/?resolved=true', 1, 0);
-      const { rows } = await getPage<Alert>('/alerts/?resolved=true', RESOLVED_SHOWN, Math.max(0, total - RESOLVED_SHOWN));
+      const page = (limit: number, offset: number) => okPage(api.GET('/api/v3/alerts', { params: { query: { resolved: true, limit, offset } } }));
+      const { total } = await page(1, 0);
+      const { rows } = await page(RESOLVED_SHOWN, Math.max(0, total - RESOLVED_SHOWN));
       return { rows: rows.reverse(), total };
     },
   });
@@ -74,7 +75,8 @@ export function AlertsTable({ alerts, hideAgent = false, emptyText }: { alerts: 
   const fleet = useFleet(!hideAgent);
   const qc = useQueryClient();
   const act = useMutation({
-    mutationFn: ({ id, action }: { id: number; action: 'acknowledge' | 'resolve' }) => api<Alert>('POST', `/alerts/${id}/${action}/`),
+    mutationFn: ({ id, action }: { id: number; action: 'acknowledge' | 'resolve' }) =>
+      ok(api.POST(action === 'acknowledge' ? '/api/v3/alerts/{id}/acknowledge' : '/api/v3/alerts/{id}/resolve', { params: { path: { id } } })),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['alerts'] });
       void qc.invalidateQueries({ queryKey: ['agent-alerts'] });

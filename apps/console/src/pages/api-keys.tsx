@@ -1,18 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, get } from '../api/http';
+import { api, ok } from '../api/http';
 import { useClients } from '../api/queries';
-import { SCOPES, type ApiKey, type Scope } from '../api/types';
+import { SCOPES, type Scope } from '../api/schemas';
 import { CopyButton, ErrorNote, Loading, Section } from '../components/bits';
 import { ClientPicker, clientNames } from '../components/client-picker';
 import { when } from '../components/format';
 
 /** Management API keys (admin only): create (the secret is shown once), revoke. */
 export default function ApiKeysPage() {
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => get<ApiKey[]>('/keys/') });
+  const keys = useQuery({ queryKey: ['keys'], queryFn: () => ok(api.GET('/api/v3/keys')) });
   const clients = useClients();
   const qc = useQueryClient();
-  const revoke = useMutation({ mutationFn: (id: number) => api('DELETE', `/keys/${id}/`), onSuccess: () => void qc.invalidateQueries({ queryKey: ['keys'] }) });
+  const revoke = useMutation({
+    mutationFn: (id: number) => ok(api.DELETE('/api/v3/keys/{id}', { params: { path: { id } } })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['keys'] }),
+  });
   return (
     <>
       <div className="page-head">
@@ -85,12 +88,16 @@ function CreateKey() {
   const [limitTo, setLimitTo] = useState<number[]>([]);
   const create = useMutation({
     mutationFn: () =>
-      api<ApiKey & { key: string }>('POST', '/keys/', {
-        name: name.trim(),
-        scopes,
-        ...(expiresIn.trim() ? { expires_in: expiresIn.trim() } : {}),
-        ...(limitTo.length ? { clients: limitTo } : {}),
-      }),
+      ok(
+        api.POST('/api/v3/keys', {
+          body: {
+            name: name.trim(),
+            scopes,
+            ...(expiresIn.trim() ? { expires_in: expiresIn.trim() } : {}),
+            ...(limitTo.length ? { clients: limitTo } : {}),
+          },
+        }),
+      ),
     onSuccess: () => {
       setName('');
       setScopes([]);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { getPage, qs } from '../api/http';
-import type { AuditEntry } from '../api/types';
+import { api, okPage } from '../api/http';
+import type { AuditEntry } from '../api/schemas';
 import { ErrorNote, Loading } from '../components/bits';
 import { when } from '../components/format';
 
@@ -9,12 +9,12 @@ const PAGE = 100;
 
 /** Who changed what, newest first (admin only). */
 export default function AuditPage() {
-  const [kind, setKind] = useState('');
+  const [kind, setKind] = useState<AuditEntry['actor_kind'] | ''>('');
   const [path, setPath] = useState('');
   const [offset, setOffset] = useState(0);
   const entries = useQuery({
     queryKey: ['audit', kind, path, offset],
-    queryFn: () => getPage<AuditEntry>(`/audit/${qs({ actor_kind: kind, path: path.trim() })}`, PAGE, offset),
+    queryFn: () => okPage(api.GET('/api/v3/audit', { params: { query: { actor_kind: kind || undefined, path: path.trim() || undefined, limit: PAGE, offset } } })),
     placeholderData: keepPreviousData,
   });
   return (
@@ -28,7 +28,7 @@ export default function AuditPage() {
           <select
             value={kind}
             onChange={(e) => {
-              setKind(e.target.value);
+              setKind(e.target.value as AuditEntry['actor_kind'] | '');
               setOffset(0);
             }}
           >

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorText } from '../api/http';
+import { api, errorText, ok } from '../api/http';
 import { useClients } from '../api/queries';
 import { useSession } from '../api/session';
-import type { Client, Site } from '../api/types';
+import type { Client, Site } from '../api/schemas';
 import { ErrorNote, Loading, Section } from '../components/bits';
 
 /** Clients and their sites. Creating and deleting a client is an admin's; renaming and sites need clients:write. */
@@ -39,7 +39,7 @@ function CreateClient() {
   const [name, setName] = useState('');
   const [site, setSite] = useState('');
   const create = useMutation({
-    mutationFn: () => api('POST', '/clients/', { name: name.trim(), ...(site.trim() ? { site_name: site.trim() } : {}) }),
+    mutationFn: () => ok(api.POST('/api/v3/clients', { body: { name: name.trim(), ...(site.trim() ? { site_name: site.trim() } : {}) } })),
     onSuccess: () => {
       setName('');
       setSite('');
@@ -77,9 +77,16 @@ function ClientCard({ client: c, writable, deletable }: { client: Client; writab
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(c.name);
   const [newSite, setNewSite] = useState('');
-  const rename = useMutation({ mutationFn: () => api('PATCH', `/clients/${c.id}/`, { name: name.trim() }), onSuccess: () => (setRenaming(false), done()) });
-  const remove = useMutation({ mutationFn: () => api('DELETE', `/clients/${c.id}/`), onSuccess: done });
-  const addSite = useMutation({ mutationFn: () => api('POST', `/clients/${c.id}/sites/`, { name: newSite.trim() }), onSuccess: () => (setNewSite(''), done()) });
+  const id = { path: { id: c.id } };
+  const rename = useMutation({
+    mutationFn: () => ok(api.PATCH('/api/v3/clients/{id}', { params: id, body: { name: name.trim() } })),
+    onSuccess: () => (setRenaming(false), done()),
+  });
+  const remove = useMutation({ mutationFn: () => ok(api.DELETE('/api/v3/clients/{id}', { params: id })), onSuccess: done });
+  const addSite = useMutation({
+    mutationFn: () => ok(api.POST('/api/v3/clients/{id}/sites', { params: id, body: { name: newSite.trim() } })),
+    onSuccess: () => (setNewSite(''), done()),
+  });
   const error = rename.error ?? remove.error ?? addSite.error;
   return (
     <section className="panel" aria-labelledby={`client-${c.id}`}>
@@ -140,8 +147,12 @@ function SiteItem({ clientId, site: s, writable }: { clientId: number; site: Sit
   const done = useInvalidateClients();
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(s.name);
-  const rename = useMutation({ mutationFn: () => api('PUT', `/clients/${clientId}/sites/${s.id}/`, { name: name.trim() }), onSuccess: () => (setRenaming(false), done()) });
-  const remove = useMutation({ mutationFn: () => api('DELETE', `/clients/${clientId}/sites/${s.id}/`), onSuccess: done });
+  const ids = { path: { id: clientId, siteId: s.id } };
+  const rename = useMutation({
+    mutationFn: () => ok(api.PUT('/api/v3/clients/{id}/sites/{siteId}', { params: ids, body: { name: name.trim() } })),
+    onSuccess: () => (setRenaming(false), done()),
+  });
+  const remove = useMutation({ mutationFn: () => ok(api.DELETE('/api/v3/clients/{id}/sites/{siteId}', { params: ids })), onSuccess: done });
   const error = rename.error ?? remove.error;
   return (
     <li>

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, errorText, get } from '../api/http';
+import { api, errorText, ok } from '../api/http';
 import { useClients } from '../api/queries';
 import { useSession } from '../api/session';
-import { ARCHES, type Client, type Deployment } from '../api/types';
+import { type Arch, ARCHES, type Client, type Deployment } from '../api/schemas';
 import { CopyButton, ErrorNote, Loading, Section } from '../components/bits';
 import { localInput, when } from '../components/format';
 
@@ -31,7 +31,7 @@ export function installCommands(downloadUrl: string): Array<{ platform: string; 
 
 export function DeploymentsPage() {
   const { can } = useSession();
-  const deployments = useQuery({ queryKey: ['deployments'], queryFn: () => get<Deployment[]>('/agents/deployments/') });
+  const deployments = useQuery({ queryKey: ['deployments'], queryFn: () => ok(api.GET('/api/v3/agents/deployments')) });
   const clients = useClients();
   const [created, setCreated] = useState<Deployment | null>(null);
   return (
@@ -66,17 +66,21 @@ function CreateDeployment({ clients, onCreated }: { clients: Client[]; onCreated
   const [client, setClient] = useState('');
   const [site, setSite] = useState('');
   const [expires, setExpires] = useState(() => localInput(new Date(Date.now() + 24 * 3600_000)));
-  const [arch, setArch] = useState<string>('amd64');
+  const [arch, setArch] = useState<Arch>('amd64');
   const [max, setMax] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api<Deployment>('POST', '/agents/deployments/', {
-        client: Number(client),
-        site: Number(site),
-        expires: new Date(expires).toISOString(),
-        arch,
-        ...(max.trim() ? { max_registrations: Number(max) } : {}),
-      }),
+      ok(
+        api.POST('/api/v3/agents/deployments', {
+          body: {
+            client: Number(client),
+            site: Number(site),
+            expires: new Date(expires).toISOString(),
+            arch,
+            ...(max.trim() ? { max_registrations: Number(max) } : {}),
+          },
+        }),
+      ),
     onSuccess: (d) => {
       onCreated(d);
       void qc.invalidateQueries({ queryKey: ['deployments'] });
@@ -126,7 +130,7 @@ function CreateDeployment({ clients, onCreated }: { clients: Client[]; onCreated
         </label>
         <label>
           Architecture
-          <select value={arch} onChange={(e) => setArch(e.target.value)}>
+          <select value={arch} onChange={(e) => setArch(e.target.value as Arch)}>
             {ARCHES.map((a) => (
               <option key={a} value={a}>
                 {a}
@@ -190,7 +194,7 @@ function DeploymentList({ deployments, clients }: { deployments: Deployment[]; c
   const qc = useQueryClient();
   const [open, setOpen] = useState<number | null>(null);
   const revoke = useMutation({
-    mutationFn: (id: number) => api('DELETE', `/agents/deployments/${id}/`),
+    mutationFn: (id: number) => ok(api.DELETE('/api/v3/agents/deployments/{id}', { params: { path: { id } } })),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['deployments'] }),
   });
   const clientName = (id: number) => clients.find((c) => c.id === id)?.name ?? `client ${id}`;

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, get } from '../api/http';
+import { api, ok } from '../api/http';
 import { useClients } from '../api/queries';
 import { useSession } from '../api/session';
 import {
@@ -10,11 +10,10 @@ import {
   type AlertSeverity,
   type Client,
   type NotificationChannel,
-  type NotificationDelivery,
   type NotificationEvent,
   type NotificationTestResult,
   type NotificationType,
-} from '../api/types';
+} from '../api/schemas';
 import { ErrorNote, Loading, Section, StatusBadge } from '../components/bits';
 import { ClientPicker } from '../components/client-picker';
 import { when } from '../components/format';
@@ -52,7 +51,7 @@ function channelClients(ids: number[], clients: Client[] | undefined): string {
 export default function NotificationsPage() {
   const { can } = useSession();
   const canWrite = can('notifications:write');
-  const channels = useQuery({ queryKey: CHANNELS_KEY, queryFn: () => get<NotificationChannel[]>('/notifications/') });
+  const channels = useQuery({ queryKey: CHANNELS_KEY, queryFn: () => ok(api.GET('/api/v3/notifications')) });
   const clients = useClients();
   return (
     <>
@@ -99,15 +98,19 @@ function CreateChannel({ clients }: { clients: Client[] }) {
   const [limitTo, setLimitTo] = useState<number[]>([]);
   const create = useMutation({
     mutationFn: () =>
-      api<NotificationChannel>('POST', '/notifications/', {
-        name: name.trim(),
-        type,
-        ...(type === 'email' ? { to: splitRecipients(to) } : { url: url.trim() }),
-        ...(type !== 'email' && secret !== '' ? { secret } : {}),
-        min_severity: minSeverity,
-        events,
-        ...(limitTo.length ? { clients: limitTo } : {}),
-      }),
+      ok(
+        api.POST('/api/v3/notifications', {
+          body: {
+            name: name.trim(),
+            type,
+            ...(type === 'email' ? { to: splitRecipients(to) } : { url: url.trim() }),
+            ...(type !== 'email' && secret !== '' ? { secret } : {}),
+            min_severity: minSeverity,
+            events,
+            ...(limitTo.length ? { clients: limitTo } : {}),
+          },
+        }),
+      ),
     onSuccess: () => {
       setName('');
       setUrl('');
@@ -200,15 +203,15 @@ function ChannelList({ channels, clients, canWrite }: { channels: NotificationCh
     if (id !== undefined) void qc.invalidateQueries({ queryKey: deliveriesKey(id) });
   };
   const toggle = useMutation({
-    mutationFn: (c: NotificationChannel) => api<NotificationChannel>('PATCH', `/notifications/${c.id}/`, { enabled: !c.enabled }),
+    mutationFn: (c: NotificationChannel) => ok(api.PATCH('/api/v3/notifications/{id}', { params: { path: { id: c.id } }, body: { enabled: !c.enabled } })),
     onSuccess: (c) => refresh(c.id),
   });
   const remove = useMutation({
-    mutationFn: (id: number) => api('DELETE', `/notifications/${id}/`),
+    mutationFn: (id: number) => ok(api.DELETE('/api/v3/notifications/{id}', { params: { path: { id } } })),
     onSuccess: () => refresh(),
   });
   const test = useMutation({
-    mutationFn: (c: NotificationChannel) => api<NotificationTestResult>('POST', `/notifications/${c.id}/test/`),
+    mutationFn: (c: NotificationChannel) => ok(api.POST('/api/v3/notifications/{id}/test', { params: { path: { id: c.id } } })),
     onMutate: () => setTested(null),
     onSuccess: (result, c) => {
       setTested({ channel: c, result });
@@ -339,7 +342,7 @@ function ChannelRow({ c, clients, open, toggleOpen, actions }: { c: Notification
 function Deliveries({ channel }: { channel: NotificationChannel }) {
   const deliveries = useQuery({
     queryKey: deliveriesKey(channel.id),
-    queryFn: () => get<NotificationDelivery[]>(`/notifications/${channel.id}/deliveries/?limit=20`),
+    queryFn: () => ok(api.GET('/api/v3/notifications/{id}/deliveries', { params: { path: { id: channel.id }, query: { limit: 20 } } })),
     refetchInterval: 5_000,
   });
   if (deliveries.isPending) return <Loading what="deliveries" />;

@@ -1,16 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, get } from '../api/http';
+import { api, ok } from '../api/http';
 import { useClients } from '../api/queries';
 import { useSession } from '../api/session';
-import { ROLES, type OperatorAccount, type Role } from '../api/types';
+import { ROLES, type OperatorAccount, type OperatorChange, type Role } from '../api/schemas';
 import { CopyButton, ErrorNote, Loading, Section } from '../components/bits';
 import { ClientPicker, clientNames } from '../components/client-picker';
 import { when } from '../components/format';
 
 /** Operator accounts (admin only): create, change role, disable or enable, set a password. */
 export default function OperatorsPage() {
-  const operators = useQuery({ queryKey: ['operators'], queryFn: () => get<OperatorAccount[]>('/operators/') });
+  const operators = useQuery({ queryKey: ['operators'], queryFn: () => ok(api.GET('/api/v3/operators')) });
   const clients = useClients();
   return (
     <>
@@ -57,7 +57,7 @@ function OperatorRow({ op: o, clientsText }: { op: OperatorAccount; clientsText:
   const [password, setPassword] = useState('');
   const done = () => void qc.invalidateQueries({ queryKey: ['operators'] });
   const patch = useMutation({
-    mutationFn: (body: Record<string, unknown>) => api('PATCH', `/operators/${o.id}/`, body),
+    mutationFn: (body: OperatorChange) => ok(api.PATCH('/api/v3/operators/{id}', { params: { path: { id: o.id } }, body })),
     onSuccess: () => {
       setSettingPassword(false);
       setPassword('');
@@ -65,7 +65,10 @@ function OperatorRow({ op: o, clientsText }: { op: OperatorAccount; clientsText:
     },
   });
   const totp = useMutation({
-    mutationFn: (on: boolean) => (on ? api<{ otpauth_uri: string; recovery_codes: string[] }>('POST', `/operators/${o.id}/totp/`) : api<undefined>('DELETE', `/operators/${o.id}/totp/`)),
+    mutationFn: (on: boolean) => {
+      const params = { path: { id: o.id } };
+      return on ? ok(api.POST('/api/v3/operators/{id}/totp', { params })) : ok(api.DELETE('/api/v3/operators/{id}/totp', { params }));
+    },
     onSuccess: done,
   });
   const self = o.id === me.id;
@@ -165,7 +168,7 @@ function CreateOperator() {
   const [role, setRole] = useState<Role>('technician');
   const [limitTo, setLimitTo] = useState<number[]>([]);
   const create = useMutation({
-    mutationFn: () => api('POST', '/operators/', { email: email.trim(), password, role, ...(limitTo.length ? { clients: limitTo } : {}) }),
+    mutationFn: () => ok(api.POST('/api/v3/operators', { body: { email: email.trim(), password, role, ...(limitTo.length ? { clients: limitTo } : {}) } })),
     onSuccess: () => {
       setEmail('');
       setPassword('');

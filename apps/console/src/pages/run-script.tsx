@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, errorText, get } from '../api/http';
+import type { AgentEvent, ScriptEvent } from '../api/events';
+import { api, ApiError, errorText, ok } from '../api/http';
 import type { AgentLive } from '../api/agent-live';
 import { useScripts } from '../api/queries';
-import type { LiveEvent, ScriptRun } from '../api/types';
+import type { RunScript } from '../api/schemas';
 import { Section } from '../components/bits';
 
 interface Chunk {
@@ -47,7 +48,7 @@ export function RunScriptPanel({ agentId, live, offline = false }: { agentId: st
   const [cancelError, setCancelError] = useState<string | null>(null);
   const queueMode = offline || refusedOffline;
   /** Every script event heard since Run was pressed, by run id (the answer with the id may come after them). */
-  const heard = useRef(new Map<number, LiveEvent[]>());
+  const heard = useRef(new Map<number, ScriptEvent[]>());
   const current = useRef<number | null>(null);
   const ids = useId();
 
@@ -56,9 +57,8 @@ export function RunScriptPanel({ agentId, live, offline = false }: { agentId: st
   useEffect(
     () =>
       live.listen((e) => {
-        if (!e.event.startsWith('script.')) return;
-        const runId = Number(e.data?.run_id);
-        if (!Number.isInteger(runId)) return;
+        if (!isScriptEvent(e)) return;
+        const runId = e.data.run_id;
         // (script.queued only says what the answer said; any other event of the run means the agent has it.)
         if (current.current === runId) setRun((r) => (r && r.id === runId ? { ...applyEvent(r, e), queued: r.queued && e.event === 'script.queued' } : r));
         else if (current.current === null) {
@@ -75,10 +75,9 @@ export function RunScriptPanel({ agentId, live, offline = false }: { agentId: st
     if (!run || run.id === null || run.finished || run.error) return;
     const id = run.id;
     const timer = setInterval(() => {
-      get<ScriptRun>(`/agents/${encodeURIComponent(agentId)}/runs/${id}/`)
+      ok(api.GET('/api/v3/agents/{agentId}/runs/{runId}', { params: { path: { agentId: Number(agentId), runId: id } } }))
         .then((r) => {
-          if (r.status === 'running' || r.status === 'pending') return;
-          if (r.status === 'queued') return;
+          if (r.status === 'running' || r.status === 'queued') return;
           setRun((v) => {
             if (!v || v.id !== id || v.finished) return v;
             if (r.status === 'cancelled' || r.status === 'expired') return { ...v, queued: false, dropped: r.status };
@@ -106,15 +105,16 @@ export function RunScriptPanel({ agentId, live, offline = false }: { agentId: st
     heard.current = new Map();
     current.current = null;
     setRun({ id: null, chunks: [], finished: null, error: null });
-    const body: Record<string, unknown> = { script: selected.id, output: 'forget', ...(queue ? { queue: true } : {}) };
+    const body: RunScript = { script: selected.id, output: 'forget', ...(queue ? { queue: true } : {}) };
     const argList = splitArgs(args);
     if (args.trim() !== '') body.args = argList;
     if (timeout.trim() !== '') body.timeout = Number(timeout);
     try {
-      const res = await api<{ id: number; status?: string }>('POST', `/agents/${encodeURIComponent(agentId)}/runscript/`, body);
+      // With output "forget" the answer is 202 {id, status}: running, or queued.
+      const res = await ok(api.POST('/api/v3/agents/{agentId}/runscript', { params: { path: { agentId: Number(agentId) } }, body }));
       current.current = res.id;
       setRefusedOffline(false);
-      let view: RunView = { id: res.id, chunks: [], finished: null, error: null, queued: res.status === 'queued' };
+      let view: RunView = { id: res.id, chunks: [], finished: null, error: null, queued: 'status' in res && res.status === 'queued' };
       for (const ev of heard.current.get(res.id) ?? []) view = applyEvent(view, ev);
       heard.current = new Map();
       setRun(view);
@@ -132,7 +132,7 @@ export function RunScriptPanel({ agentId, live, offline = false }: { agentId: st
     const id = run.id;
     setCancelError(null);
     try {
-      await api<ScriptRun>('DELETE', `/agents/${encodeURIComponent(agentId)}/runs/${id}/`);
+      await ok(api.DELETE('/api/v3/agents/{agentId}/runs/{runId}', { params: { path: { agentId: Number(agentId), runId: id } } }));
       setRun((v) => (v && v.id === id ? { ...v, queued: false, dropped: 'cancelled' } : v));
       void qc.invalidateQueries({ queryKey: ['agent-runs', agentId] });
     } catch (err) {
@@ -227,19 +227,17 @@ export function RunScriptPanel({ agentId, live, offline = false }: { agentId: st
   );
 }
 
-function applyEvent(view: RunView, e: LiveEvent): RunView {
+const isScriptEvent = (e: AgentEvent): e is ScriptEvent => e.event.startsWith('script.');
+
+function applyEvent(view: RunView, e: ScriptEvent): RunView {
   if (e.event === 'script.output') {
-    const c: Chunk = { seq: Number(e.data.seq), stream: e.data.stream === 'stderr' ? 'stderr' : 'stdout', chunk: String(e.data.chunk ?? '') };
+    const c: Chunk = { seq: e.data.seq, stream: e.data.stream, chunk: e.data.chunk };
     if (view.chunks.some((x) => x.seq === c.seq)) return view;
     const chunks = [...view.chunks, c].sort((a, b) => a.seq - b.seq);
     return { ...view, chunks };
   }
   if (e.event === 'script.finished') {
-    const t = e.data.execution_time;
-    return {
-      ...view,
-      finished: { retcode: e.data.retcode ?? null, executionTime: typeof t === 'number' ? t : t == null ? null : Number(t), timedOut: e.data.timed_out === true },
-    };
+    return { ...view, finished: { retcode: e.data.retcode, executionTime: e.data.execution_time, timedOut: e.data.timed_out } };
   }
   return view;
 }

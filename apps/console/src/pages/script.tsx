@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
-import { api, errorText, get } from '../api/http';
+import { api, errorText, ok } from '../api/http';
 import { useSession } from '../api/session';
-import { SHELLS, type Script, type Shell } from '../api/types';
+import { SHELLS, type Script, type Shell } from '../api/schemas';
 import { ErrorNote, Loading } from '../components/bits';
 
 // CodeMirror is a chunk of its own, loaded by this page only.
@@ -12,7 +12,7 @@ const CodeEditor = lazy(() => import('../components/code-editor'));
 /** One script: create (`/scripts/new`) or edit, the body with syntax highlighting by shell. Read-only without scripts:write. */
 export default function ScriptPage({ id }: { id: string }) {
   const isNew = id === 'new';
-  const script = useQuery({ queryKey: ['script', id], queryFn: () => get<Script>(`/scripts/${encodeURIComponent(id)}/`), enabled: !isNew });
+  const script = useQuery({ queryKey: ['script', id], queryFn: () => ok(api.GET('/api/v3/scripts/{id}', { params: { path: { id: Number(id) } } })), enabled: !isNew });
   if (!isNew && script.isPending) return <Loading what="the script" />;
   if (!isNew && script.isError) {
     return (
@@ -49,7 +49,7 @@ function ScriptForm({ script }: { script?: Script }) {
         default_timeout: Number(timeout),
         body,
       };
-      return script ? api<Script>('PUT', `/scripts/${script.id}/`, payload) : api<Script>('POST', '/scripts/', payload);
+      return ok(script ? api.PUT('/api/v3/scripts/{id}', { params: { path: { id: script.id } }, body: payload }) : api.POST('/api/v3/scripts', { body: payload }));
     },
     onSuccess: (s) => {
       void qc.invalidateQueries({ queryKey: ['scripts'] });
@@ -59,7 +59,7 @@ function ScriptForm({ script }: { script?: Script }) {
     },
   });
   const remove = useMutation({
-    mutationFn: () => api('DELETE', `/scripts/${script!.id}/`),
+    mutationFn: () => ok(api.DELETE('/api/v3/scripts/{id}', { params: { path: { id: script!.id } } })),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['scripts'] });
       navigate('/scripts');
