@@ -1,16 +1,6 @@
 import WebSocket from 'ws';
-import {
-  AGENT_TARGET,
-  AGENT_VERSION,
-  AgentMessage,
-  CLOSE_GOING_AWAY,
-  CLOSE_REENROLLED,
-  CLOSE_REPLACED,
-  HeartbeatFacts,
-  ScriptRunMessage,
-  ServerMessage,
-  UpdateAvailableMessage,
-} from './protocol';
+import { AgentMessage, AgentTarget, CLOSE_CODES, HeartbeatFacts, ResultMessage, ScriptRunMessage, ServerMessage, UpdateAvailableMessage } from '@app/protocol';
+import { AGENT_TARGET, AGENT_VERSION } from './protocol';
 import { CheckScheduler, validDefinitions } from './checks';
 import { changedFacts, collectFacts, heartbeatFacts } from './facts';
 import { killAllScripts, runScript } from './run-script';
@@ -74,10 +64,10 @@ export function openSocket(state: AgentState): WebSocket {
 
 /** The result message, its outputs shortened until it fits in one message. */
 export function resultMessage(id: string, outcome: Awaited<ReturnType<typeof runScript>>): string {
-  if (!outcome.ok) return JSON.stringify({ type: 'result', id, ok: false, error: outcome.error } satisfies AgentMessage);
+  if (!outcome.ok) return JSON.stringify({ type: 'result', id, ok: false, error: outcome.error } satisfies ResultMessage);
   const result = { ...outcome.result };
   for (;;) {
-    const text = JSON.stringify({ type: 'result', id, ok: true, result } satisfies AgentMessage);
+    const text = JSON.stringify({ type: 'result', id, ok: true, result } satisfies ResultMessage);
     if (Buffer.byteLength(text) <= MAX_MESSAGE) return text;
     result.stdout = result.stdout.slice(0, Math.floor(result.stdout.length / 2));
     result.stderr = result.stderr.slice(0, Math.floor(result.stderr.length / 2));
@@ -90,7 +80,7 @@ export type SendCurrent = (message: AgentMessage) => boolean;
 /** What `run` adds to the channel: self-update and uninstall (main.ts, update.ts). */
 export interface ChannelHooks {
   /** Sent as the heartbeat fact update_target (docs/agent-protocol.md). */
-  updateTarget?: string;
+  updateTarget?: AgentTarget;
   /** After each hello, once the first heartbeat is sent. */
   onHello?: (send: SendCurrent) => void;
   onUpdateAvailable?: (msg: UpdateAvailableMessage, send: SendCurrent) => void;
@@ -227,11 +217,11 @@ export class AgentChannel {
       if (this.ws === ws) this.checks.stopAll();
       if (this.stopped) return;
       const why = reason.toString();
-      if (code === CLOSE_REPLACED) {
+      if (code === CLOSE_CODES.replaced) {
         this.log(`closed by the server (4000 ${why}): another process of this agent took over; stopping`);
         return this.stop(EXIT_STOPPED);
       }
-      if (code === CLOSE_REENROLLED) {
+      if (code === CLOSE_CODES.reenrolled) {
         this.log(`closed by the server (4001 ${why}): this installation was re-enrolled; its secret no longer works; stopping`);
         return this.stop(EXIT_CREDENTIALS);
       }
@@ -240,10 +230,10 @@ export class AgentChannel {
         return this.stop(EXIT_CREDENTIALS);
       }
       // A greeted connection's close starts the count again; a 1001 then means "the server is restarting".
-      const shutdown = greeted ? code === CLOSE_GOING_AWAY : afterShutdown;
+      const shutdown = greeted ? code === CLOSE_CODES.shuttingDown : afterShutdown;
       const next = greeted ? 0 : attempt + 1;
       const delay = reconnectDelayMs(greeted ? 0 : attempt, shutdown);
-      this.log(`${code === CLOSE_GOING_AWAY ? 'the server is shutting down' : `disconnected (${code}${why ? ` ${why}` : ''})`}; reconnecting in ${(delay / 1000).toFixed(1)} s`);
+      this.log(`${code === CLOSE_CODES.shuttingDown ? 'the server is shutting down' : `disconnected (${code}${why ? ` ${why}` : ''})`}; reconnecting in ${(delay / 1000).toFixed(1)} s`);
       this.retryTimer = setTimeout(() => this.connect(next, shutdown), delay);
     });
   }

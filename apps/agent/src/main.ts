@@ -2,9 +2,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { Registered } from '@app/protocol';
 import { AgentChannel, channelUrl, EXIT_STOPPED, openSocket } from './channel';
 import { collectFacts, hardwareId, rawMachineId } from './facts';
-import { AGENT_TARGET, AGENT_VERSION, Registered } from './protocol';
+import { AGENT_TARGET, AGENT_VERSION } from './protocol';
 import { AgentState, DEFAULT_PREFIX, parseUpdateKey, readState, writeState } from './state';
 import { uninstall } from './uninstall';
 import { EXIT_RESTART, respawn, Updater } from './update';

@@ -4,6 +4,7 @@ import { OnGatewayConnection, OnGatewayInit, SubscribeMessage, WebSocketGateway 
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
+import { CLOSE_CODES } from '@app/protocol';
 import { Clock } from '../../../common/clock';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { parseId } from '../../../common/values';
@@ -44,15 +45,15 @@ const BURST_SECONDS = 5;
  */
 const HELLO_HOLD_MS = 50;
 
-/** Close codes the agent acts on (docs/agent-protocol.md). */
+/** Close codes the agent acts on (docs/agent-protocol.md; the codes: libs/protocol), with their reasons. */
 export const CLOSE = {
-  shuttingDown: { code: 1001, reason: 'server shutting down' },
-  invalid: { code: 1008, reason: `too many invalid messages: more than ${MAX_INVALID_MESSAGES} in a minute` },
-  flooding: { code: 1008, reason: 'too many messages: over RMM_AGENT_MAX_MESSAGES_PER_SECOND' },
-  notReading: { code: 1008, reason: `not reading: more than ${MAX_BUFFERED_BYTES / 1024 / 1024} MiB waiting to be sent` },
-  internal: { code: 1011, reason: 'server error' },
-  replaced: { code: 4000, reason: 'replaced by a newer connection of this agent' },
-  secretReplaced: { code: 4001, reason: 'agent re-enrolled: this secret no longer works' },
+  shuttingDown: { code: CLOSE_CODES.shuttingDown, reason: 'server shutting down' },
+  invalid: { code: CLOSE_CODES.policy, reason: `too many invalid messages: more than ${MAX_INVALID_MESSAGES} in a minute` },
+  flooding: { code: CLOSE_CODES.policy, reason: 'too many messages: over RMM_AGENT_MAX_MESSAGES_PER_SECOND' },
+  notReading: { code: CLOSE_CODES.policy, reason: `not reading: more than ${MAX_BUFFERED_BYTES / 1024 / 1024} MiB waiting to be sent` },
+  internal: { code: CLOSE_CODES.serverError, reason: 'server error' },
+  replaced: { code: CLOSE_CODES.replaced, reason: 'replaced by a newer connection of this agent' },
+  secretReplaced: { code: CLOSE_CODES.reenrolled, reason: 'agent re-enrolled: this secret no longer works' },
 } as const;
 
 /**
