@@ -23,7 +23,10 @@ export function nextDelayMs(runIntervalSeconds: number, random: () => number = M
   return Math.round(seconds * 1000 * (0.9 + 0.2 * random()));
 }
 
-/** The definitions of a checks.sync message that can be scheduled (an id and a type at least); others are dropped. */
+/**
+ * The definitions of a checks.sync message that can be scheduled (an id and a type at least); others are dropped. The
+ * message is valid against its schema by then (handlers/checks-sync.ts): this keeps the scheduler safe whoever calls it.
+ */
 export function validDefinitions(checks: unknown): CheckDefinition[] {
   if (!Array.isArray(checks)) return [];
   return checks.filter(

@@ -13,7 +13,7 @@ import { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN, AGENT_TARGETS, CHECK_STATUS
  */
 
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
-/** The longest reason an agent may give (update.failed; a refusal is cut to it). */
+/** The longest reason an agent may give (update.failed, error; a refusal is cut to it). */
 export const REFUSAL_MAX = 1_000;
 /** A timer's bound (a day): what the agent waits for is never longer, and setTimeout takes it whole. */
 const SECONDS_MAX = 86_400;
@@ -95,6 +95,12 @@ export const UpdateFailedSchema = Type.Object({
   error: Printable(REFUSAL_MAX, 1),
 });
 
+/** The agent refused a message of the server that is not one of the protocol (it says why); never answered. */
+export const AgentErrorSchema = Type.Object({
+  type: Type.Literal('error'),
+  message: Printable(REFUSAL_MAX, 1),
+});
+
 /** Every message an agent may send, by `type`. */
 export const AGENT_MESSAGES = {
   heartbeat: HeartbeatSchema,
@@ -102,6 +108,7 @@ export const AGENT_MESSAGES = {
   result: ResultSchema,
   'check.result': CheckResultSchema,
   'update.failed': UpdateFailedSchema,
+  error: AgentErrorSchema,
 } as const;
 export type AgentMessageType = keyof typeof AGENT_MESSAGES;
 
@@ -274,3 +281,4 @@ export type AgentUninstallMessage = ServerMessageOf<'agent.uninstall'>;
 export type ScriptOutputMessage = AgentMessageOf<'script.output'>;
 export type CheckResultMessage = AgentMessageOf<'check.result'>;
 export type UpdateFailedMessage = AgentMessageOf<'update.failed'>;
+export type AgentErrorMessage = AgentMessageOf<'error'>;

@@ -1,5 +1,5 @@
 import * as enums from '../../entities/src/enums';
-import { AGENT_MESSAGES, COMMAND_ANSWERS, compileSchema, FactsSchema, messageParser, protocolAjv, RegisteredSchema, SERVER_MESSAGES } from '.';
+import { AGENT_MESSAGES, COMMAND_ANSWERS, compileSchema, FactsSchema, LogBudget, messageParser, protocolAjv, RegisteredSchema, SERVER_MESSAGES } from '.';
 import * as constants from './constants';
 
 describe('libs/protocol', () => {
@@ -28,5 +28,35 @@ describe('libs/protocol', () => {
     expect(parse('{"type":"heartbeat"}')).toEqual({ ok: false, error: 'unknown: heartbeat' }); // the other direction's
     expect(parse('{"type":"constructor"}')).toEqual({ ok: false, error: 'unknown: constructor' });
     expect(parse('{"type":"agent.uninstall","id":7}')).toEqual({ ok: false, error: 'invalid agent.uninstall: /id must be string' });
+  });
+});
+
+describe('LogBudget', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('writes `max` lines a window, then the count of the others when the window ends', () => {
+    const lines: string[] = [];
+    const budget = new LogBudget((l) => lines.push(l), { max: 2, windowMs: 1_000, dropped: (n) => `${n} more` });
+    for (const l of ['a', 'b', 'c', 'd']) budget.line(l);
+    expect(lines).toEqual(['a', 'b']);
+    jest.advanceTimersByTime(999);
+    expect(lines).toEqual(['a', 'b']);
+    jest.advanceTimersByTime(1);
+    expect(lines).toEqual(['a', 'b', '2 more']);
+    budget.line('e');
+    expect(lines).toEqual(['a', 'b', '2 more', 'e']);
+  });
+
+  it('writes the count at once when flushed (the process stops), and nothing when none was dropped', () => {
+    const lines: string[] = [];
+    const budget = new LogBudget((l) => lines.push(l), { max: 1, windowMs: 60_000, dropped: (n) => `${n} more` });
+    budget.flush();
+    budget.line('a');
+    budget.line('b');
+    budget.flush();
+    expect(lines).toEqual(['a', '1 more']);
+    jest.advanceTimersByTime(60_000);
+    expect(lines).toEqual(['a', '1 more']);
   });
 });

@@ -2,6 +2,7 @@ import { TSchema } from '@sinclair/typebox';
 import { ValidateFunction } from 'ajv';
 import {
   AGENT_MESSAGES,
+  AgentErrorMessage,
   AgentMessageOf,
   CheckResultMessage,
   COMMAND_ANSWERS,
@@ -24,7 +25,7 @@ import {
  * docs/agent-protocol.md against the same schemas. Compiled once, by one Ajv.
  */
 
-export type { CheckResultMessage, ScriptOutputMessage, UpdateFailedMessage };
+export type { AgentErrorMessage, CheckResultMessage, ScriptOutputMessage, UpdateFailedMessage };
 /** A heartbeat's facts are checked field by field (validFacts), not by the message's schema. */
 export type HeartbeatMessage = AgentMessageOf<'heartbeat'> & { facts?: Record<string, unknown> };
 /** An answer's envelope, and whatever else it carries (checked by the request it answers). */
@@ -36,11 +37,15 @@ export type ParsedAgentMessage =
   | { ok: true; type: 'result'; message: ResultMessage }
   | { ok: true; type: 'check.result'; message: CheckResultMessage }
   | { ok: true; type: 'update.failed'; message: UpdateFailedMessage }
+  | { ok: true; type: 'error'; message: AgentErrorMessage }
   | { ok: false; error: string };
 
 const ajv = protocolAjv();
 
-const KNOWN_TYPES = Object.keys(AGENT_MESSAGES).join(', ');
+// `error` is an agent's answer to a message of the server, not one to send of its own: the hint leaves it out.
+const KNOWN_TYPES = Object.keys(AGENT_MESSAGES)
+  .filter((type) => type !== 'error')
+  .join(', ');
 
 const parseAgentFrame = messageParser(AGENT_MESSAGES, {
   ajv,
