@@ -80,6 +80,27 @@ module.exports = {
     },
     ...areaRules,
     {
+      name: 'libs-import-no-app',
+      severity: 'error',
+      comment: 'libs/ is shared by the server, the agent and the console: it imports nothing of apps/',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'protocol-stands-alone',
+      severity: 'error',
+      comment: 'libs/protocol is the agent protocol both ends import: no other lib (the entities are TypeORM, which the agent must not carry)',
+      from: { path: '^libs/protocol/' },
+      to: { path: '^libs/(?!protocol/)' },
+    },
+    {
+      name: 'agent-shares-only-the-protocol',
+      severity: 'error',
+      comment: 'The agent (apps/agent) shares only libs/protocol with the server: nothing of apps/api, no entities',
+      from: { path: '^apps/agent/' },
+      to: { path: ['^apps/(?!agent/)', '^libs/(?!protocol/)'] },
+    },
+    {
       name: 'top-imported-by-nothing',
       severity: 'error',
       comment: 'rmm/events/ and rmm/bootstrap/ are at the top: only the assembly (rmm.module.ts, app.module.ts) imports them',
@@ -88,7 +109,7 @@ module.exports = {
     },
   ],
   options: {
-    includeOnly: ['^apps/api/src/', '^libs/'],
+    includeOnly: ['^apps/api/src/', '^apps/agent/src/', '^libs/'],
     exclude: { path: '\\.(spec|e2e-spec|medium-spec)\\.ts$' },
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,

@@ -5,7 +5,7 @@
 //   {"version":"0.1.0","bun":"1.4.5","targets":{"linux-amd64":{"file":…,"size":N,"sha256":"<hex>","gzip":{"file":…,"size":N}},…}}
 // (the targets built so far for that version: a build of another version starts the manifest again).
 // Defaults: every target, package.json's version, dist/agent/bin. `--if-stale` skips a target whose binary in DIR
-// is of this version and newer than the agent's sources and this build's scripts.
+// is of this version and newer than the agent's sources (libs/protocol included) and this build's scripts.
 // One build per DIR at a time (scripts/build-lock.js); Bun writes its temporary file into the current folder, so
 // each target is compiled in a private folder inside DIR and renamed into place, the manifest last.
 'use strict';
@@ -25,6 +25,8 @@ const ENTRY = path.join(root, 'apps', 'agent', 'src', 'main.ts');
 // What a binary is made from: when one of these is newer than it, --if-stale builds it again.
 const INPUTS = [
   path.join(root, 'apps', 'agent'),
+  path.join(root, 'libs', 'protocol'),
+  path.join(root, 'tsconfig.json'),
   path.join(root, 'package-lock.json'),
   path.join(__dirname, 'build-agent.js'),
   __filename,

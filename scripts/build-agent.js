@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Bundles the reference agent (apps/agent/src/main.ts and `ws`) into one self-contained file,
+// Bundles the reference agent (apps/agent/src/main.ts, the protocol it shares with the server, libs/protocol, through
+// tsconfig.json's `@app/protocol` path, and `ws`, TypeBox and Ajv) into one self-contained file,
 // dist/agent/rmm-agent.js, that runs on Node.js 20+ with nothing installed beside it; and beside it the
 // enrollment caller (apps/agent/src/enroll.ts, `npm run enroll`) as dist/agent/rmm-enroll.js, same settings.
 // `--if-stale`: only when a source is newer than the bundle (the test global setup uses it).
@@ -17,7 +18,7 @@ const bundles = [
   { entry: 'main.ts', outfile: path.join(root, 'dist', 'agent', 'rmm-agent.js'), name: 'rmm-agent' },
   { entry: 'enroll.ts', outfile: path.join(root, 'dist', 'agent', 'rmm-enroll.js'), name: 'rmm-enroll' },
 ];
-const inputs = [path.join(root, 'apps', 'agent'), path.join(root, 'package-lock.json'), __filename];
+const inputs = [path.join(root, 'apps', 'agent'), path.join(root, 'libs', 'protocol'), path.join(root, 'tsconfig.json'), path.join(root, 'package-lock.json'), __filename];
 
 if (process.argv.includes('--binaries')) {
   const { buildBinaries, UsageError, USAGE } = require('./build-agent-binaries');

@@ -13,8 +13,15 @@ const { acquire } = require('./build-lock');
 const root = path.resolve(__dirname, '..');
 const outDir = path.join(root, 'dist', 'console');
 const stamp = path.join(outDir, '.build-stamp');
-// libs/entities/src/enums.ts: the scopes, roles and other lists the console shares with the server.
-const inputs = [path.join(root, 'apps', 'console'), path.join(root, 'libs', 'entities', 'src', 'enums.ts'), path.join(root, 'package-lock.json'), __filename];
+// libs/entities/src/enums.ts: the scopes, roles and other lists the console shares with the server (some of them the
+// agent protocol's, libs/protocol/src/constants.ts).
+const inputs = [
+  path.join(root, 'apps', 'console'),
+  path.join(root, 'libs', 'entities', 'src', 'enums.ts'),
+  path.join(root, 'libs', 'protocol', 'src', 'constants.ts'),
+  path.join(root, 'package-lock.json'),
+  __filename,
+];
 
 async function main() {
   acquire(root, 'build-console'); // (released when this process exits)

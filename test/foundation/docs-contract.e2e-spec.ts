@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, SECRET_VARIABLES } from '../../apps/api/src/config/app-config';
-import { AGENT_MESSAGES, COMMAND_ANSWERS, SERVER_MESSAGES } from '../../apps/api/src/rmm/fleet/agent-channel/agent-protocol';
+import { AGENT_MESSAGES, COMMAND_ANSWERS, SERVER_MESSAGES } from '@app/protocol';
 import { toWire, WIRE_EVENTS, WireInput, WireEventName } from '../../apps/api/src/rmm/events/events-wire';
 import { section, tableRows } from '../utils/markdown';
 
@@ -92,7 +92,7 @@ describe('docs/events.md and docs/asyncapi.yaml against the events the server se
   });
 });
 
-describe('docs/agent-protocol.md against the messages of agent-protocol.ts', () => {
+describe('docs/agent-protocol.md against the messages of libs/protocol (both ends\' schemas)', () => {
   const doc = read('docs/agent-protocol.md');
   const serverRows = tableRows(section(doc, '### Server → agent'), '| `type` | Fields | Meaning |');
   const agentRows = tableRows(section(doc, '### Agent → server'), '| `type` | Fields | Meaning |');

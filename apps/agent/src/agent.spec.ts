@@ -1,4 +1,5 @@
-import { backoffMs, channelUrl, reconnectDelayMs, RESTART_ATTEMPTS, resultMessage } from './channel';
+import { backoffMs, channelUrl, reconnectDelayMs, RESTART_ATTEMPTS } from './channel';
+import { resultMessage } from './handlers/script-run';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,29 +1,16 @@
 import WebSocket from 'ws';
-import {
-  AGENT_TARGET,
-  AGENT_VERSION,
-  AgentMessage,
-  CLOSE_GOING_AWAY,
-  CLOSE_REENROLLED,
-  CLOSE_REPLACED,
-  HeartbeatFacts,
-  ScriptRunMessage,
-  ServerMessage,
-  UpdateAvailableMessage,
-} from './protocol';
-import { CheckScheduler, validDefinitions } from './checks';
+import { AgentMessage, CLOSE_CODES, HeartbeatFacts, HelloMessage } from '@app/protocol';
 import { changedFacts, collectFacts, heartbeatFacts } from './facts';
-import { killAllScripts, runScript } from './run-script';
+import { createHandlers } from './handlers';
+import { ChannelHooks, Connection, Log, SendCurrent } from './handlers/handler';
+import { HandlerRegistry } from './handlers/registry';
+import { AGENT_TARGET, AGENT_VERSION } from './protocol';
 import { AgentState } from './state';
 
-/** The server refuses messages over 1 MiB; keep a margin for the envelope. */
-const MAX_MESSAGE = 1024 * 1024 - 4096;
 /** The server pings every 30 s: silence this long means the connection is dead. */
 const SILENCE_MS = 100_000;
 const BACKOFF_FIRST_MS = 1_000;
 const BACKOFF_MAX_MS = 60_000;
-
-export type Log = (line: string) => void;
 
 /** Exit codes of `run` (apps/agent/README.md). */
 export const EXIT_STOPPED = 0; // SIGTERM/SIGINT, or replaced by a newer connection of this agent (4000)
@@ -72,31 +59,6 @@ export function openSocket(state: AgentState): WebSocket {
   });
 }
 
-/** The result message, its outputs shortened until it fits in one message. */
-export function resultMessage(id: string, outcome: Awaited<ReturnType<typeof runScript>>): string {
-  if (!outcome.ok) return JSON.stringify({ type: 'result', id, ok: false, error: outcome.error } satisfies AgentMessage);
-  const result = { ...outcome.result };
-  for (;;) {
-    const text = JSON.stringify({ type: 'result', id, ok: true, result } satisfies AgentMessage);
-    if (Buffer.byteLength(text) <= MAX_MESSAGE) return text;
-    result.stdout = result.stdout.slice(0, Math.floor(result.stdout.length / 2));
-    result.stderr = result.stderr.slice(0, Math.floor(result.stderr.length / 2));
-  }
-}
-
-/** Sends on the current connection; false when there is none open (the message is not sent). */
-export type SendCurrent = (message: AgentMessage) => boolean;
-
-/** What `run` adds to the channel: self-update and uninstall (main.ts, update.ts). */
-export interface ChannelHooks {
-  /** Sent as the heartbeat fact update_target (docs/agent-protocol.md). */
-  updateTarget?: string;
-  /** After each hello, once the first heartbeat is sent. */
-  onHello?: (send: SendCurrent) => void;
-  onUpdateAvailable?: (msg: UpdateAvailableMessage, send: SendCurrent) => void;
-  onUninstall?: () => void;
-}
-
 /**
  * `run`: holds the channel open until told to stop. Resolves with the process exit code: on 4000 (replaced),
  * 4001 (re-enrolled), a 401 at the upgrade, or stop(). Any other drop: reconnect with back-off.
@@ -107,20 +69,15 @@ export class AgentChannel {
   private retryTimer?: NodeJS.Timeout;
   private finish!: (code: number) => void;
   readonly done = new Promise<number>((resolve) => (this.finish = resolve));
-  /** The checks of the current connection: results go on it; it stops with it (the server re-sends the list at the next connect). */
-  private readonly checks: CheckScheduler;
+  /** The agent's capabilities (handlers/): every message from the server goes through it. */
+  private readonly handlers: HandlerRegistry;
 
   constructor(
     private readonly state: AgentState,
     private readonly log: Log,
     private readonly hooks: ChannelHooks = {},
   ) {
-    this.checks = new CheckScheduler(
-      (result) => {
-        if (this.ws) this.send(this.ws, result);
-      },
-      { log },
-    );
+    this.handlers = new HandlerRegistry(createHandlers({ log, sendCurrent: this.sendCurrent, hooks }), log);
   }
 
   start(): Promise<number> {
@@ -132,8 +89,7 @@ export class AgentChannel {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.retryTimer);
-    this.checks.stopAll();
-    killAllScripts();
+    this.handlers.stop();
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.close(1000, 'agent stopping');
     else this.ws?.terminate();
     this.finish(code);
@@ -148,6 +104,11 @@ export class AgentChannel {
     let greeted = false;
     let refused = false;
     let sentFacts: HeartbeatFacts | undefined; // what this connection told the server
+    const send = (message: AgentMessage | string): boolean => {
+      if (ws.readyState !== WebSocket.OPEN) return false;
+      ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+      return true;
+    };
     const beat = (): void => {
       let facts: Partial<HeartbeatFacts> | undefined;
       try {
@@ -157,7 +118,7 @@ export class AgentChannel {
       } catch (err) {
         this.log(`facts not collected: ${(err as Error).message}`);
       }
-      this.send(ws, facts ? { type: 'heartbeat', facts } : { type: 'heartbeat' });
+      send(facts ? { type: 'heartbeat', facts } : { type: 'heartbeat' });
     };
     const alive = (): void => {
       clearTimeout(silence);
@@ -165,6 +126,19 @@ export class AgentChannel {
         this.log('no word from the server for too long: dropping the connection');
         ws.terminate();
       }, SILENCE_MS);
+    };
+    const connection: Connection = {
+      send,
+      greet: (hello: HelloMessage) => {
+        greeted = true;
+        const every = hello.heartbeat_seconds * 1000;
+        clearInterval(heartbeat);
+        sentFacts = undefined;
+        beat(); // the first heartbeat at once, with every fact
+        heartbeat = setInterval(beat, every);
+        this.log(`agent ${hello.agent_id} online; heartbeat every ${every / 1000} s`);
+        this.hooks.onHello?.(this.sendCurrent);
+      },
     };
 
     ws.on('open', () => {
@@ -179,59 +153,21 @@ export class AgentChannel {
       ws.terminate();
     });
     ws.on('error', (err) => this.log(`connection error: ${err.message}`));
-    ws.on('message', (data) => {
+    ws.on('message', (data, isBinary) => {
       alive();
-      let msg: ServerMessage;
-      try {
-        msg = JSON.parse(data.toString()) as ServerMessage;
-      } catch {
-        this.log('ignored a message that is not JSON');
-        return;
-      }
-      switch (msg.type) {
-        case 'hello': {
-          greeted = true;
-          const every = Math.max(1, Number(msg.heartbeat_seconds) || 30) * 1000;
-          clearInterval(heartbeat);
-          sentFacts = undefined;
-          beat(); // the first heartbeat at once, with every fact
-          heartbeat = setInterval(beat, every);
-          this.log(`agent ${msg.agent_id} online; heartbeat every ${every / 1000} s`);
-          this.hooks.onHello?.(this.sendCurrent);
-          break;
-        }
-        case 'script.run':
-          void this.runScript(ws, msg);
-          break;
-        case 'checks.sync':
-          this.checks.sync(validDefinitions(msg.checks));
-          break;
-        case 'error':
-          this.log(`the server says: ${msg.message}`);
-          break;
-        case 'update.available':
-          if (this.hooks.onUpdateAvailable) this.hooks.onUpdateAvailable(msg, this.sendCurrent);
-          else this.log('ignored update.available: this process does not update itself');
-          break;
-        case 'agent.uninstall':
-          if (this.hooks.onUninstall) this.hooks.onUninstall();
-          else this.log('ignored agent.uninstall');
-          break;
-        default:
-          this.log(`ignored a message of type ${(msg as { type?: unknown }).type}`);
-      }
+      this.handlers.receive(isBinary ? null : data.toString(), connection);
     });
     ws.on('close', (code, reason) => {
       clearInterval(heartbeat);
       clearTimeout(silence);
-      if (this.ws === ws) this.checks.stopAll();
+      if (this.ws === ws) this.handlers.disconnected();
       if (this.stopped) return;
       const why = reason.toString();
-      if (code === CLOSE_REPLACED) {
+      if (code === CLOSE_CODES.replaced) {
         this.log(`closed by the server (4000 ${why}): another process of this agent took over; stopping`);
         return this.stop(EXIT_STOPPED);
       }
-      if (code === CLOSE_REENROLLED) {
+      if (code === CLOSE_CODES.reenrolled) {
         this.log(`closed by the server (4001 ${why}): this installation was re-enrolled; its secret no longer works; stopping`);
         return this.stop(EXIT_CREDENTIALS);
       }
@@ -240,10 +176,10 @@ export class AgentChannel {
         return this.stop(EXIT_CREDENTIALS);
       }
       // A greeted connection's close starts the count again; a 1001 then means "the server is restarting".
-      const shutdown = greeted ? code === CLOSE_GOING_AWAY : afterShutdown;
+      const shutdown = greeted ? code === CLOSE_CODES.shuttingDown : afterShutdown;
       const next = greeted ? 0 : attempt + 1;
       const delay = reconnectDelayMs(greeted ? 0 : attempt, shutdown);
-      this.log(`${code === CLOSE_GOING_AWAY ? 'the server is shutting down' : `disconnected (${code}${why ? ` ${why}` : ''})`}; reconnecting in ${(delay / 1000).toFixed(1)} s`);
+      this.log(`${code === CLOSE_CODES.shuttingDown ? 'the server is shutting down' : `disconnected (${code}${why ? ` ${why}` : ''})`}; reconnecting in ${(delay / 1000).toFixed(1)} s`);
       this.retryTimer = setTimeout(() => this.connect(next, shutdown), delay);
     });
   }
@@ -254,18 +190,4 @@ export class AgentChannel {
     ws.send(JSON.stringify(message));
     return true;
   };
-
-  private send(ws: WebSocket, message: AgentMessage | string): void {
-    if (ws.readyState !== WebSocket.OPEN) return;
-    ws.send(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-
-  private async runScript(ws: WebSocket, msg: ScriptRunMessage): Promise<void> {
-    this.log(`run ${msg.runId}: ${msg.shell} script, ${msg.args?.length ?? 0} args, time-out ${msg.timeoutSeconds} s`);
-    // Output goes as it comes (script.output chunks), all before the result, on the connection the command came on.
-    const outcome = await runScript(msg, (c) => this.send(ws, { type: 'script.output', runId: msg.runId, ...c }));
-    this.log(`run ${msg.runId}: ${outcome.ok ? `retcode ${outcome.result.retcode}${outcome.result.timedOut ? ' (timed out)' : ''}` : outcome.error}`);
-    // The answer goes on the connection the command came on: a newer one does not know this request id.
-    this.send(ws, resultMessage(msg.id, outcome));
-  }
 }

@@ -1,6 +1,6 @@
 import { cap, cpuPercent, describeTcp, drivePath, evaluateAbove, evaluateDisk, icmpUnavailable, parsePingTime, parseScState, pingArgs, runCheck, scriptMoreInfo, validTarget, winsvc } from './check-runners';
 import { CheckScheduler, nextDelayMs, validDefinitions } from './checks';
-import { CheckDefinition, CheckResultMessage } from './protocol';
+import { CheckDefinition, CheckResultMessage } from '@app/protocol';
 
 const GB = 1024 ** 3;
 

@@ -1,7 +1,7 @@
 // The agent's checks: the list the server sent last (checks.sync), each run at once when new or changed, then
 // every runInterval seconds (±10 % jitter), never two runs of one check at the same time.
 import { CheckOutcome, runCheck } from './check-runners';
-import { CheckDefinition, CheckResultMessage } from './protocol';
+import { CheckDefinition, CheckResultMessage } from '@app/protocol';
 
 interface Entry {
   def: CheckDefinition;
@@ -23,7 +23,10 @@ export function nextDelayMs(runIntervalSeconds: number, random: () => number = M
   return Math.round(seconds * 1000 * (0.9 + 0.2 * random()));
 }
 
-/** The definitions of a checks.sync message that can be scheduled (an id and a type at least); others are dropped. */
+/**
+ * The definitions of a checks.sync message that can be scheduled (an id and a type at least); others are dropped. The
+ * message is valid against its schema by then (handlers/checks-sync.ts): this keeps the scheduler safe whoever calls it.
+ */
 export function validDefinitions(checks: unknown): CheckDefinition[] {
   if (!Array.isArray(checks)) return [];
   return checks.filter(

@@ -2,12 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
-import { AGENT_VERSION, Disk, Facts, HeartbeatFacts, Platform } from './protocol';
+import { AgentTarget, Disk, HeartbeatFacts, Platform, RegistrationFacts } from '@app/protocol';
+import { AGENT_VERSION } from './protocol';
 
 /** The device's facts, as registration sends them (docs/agent-protocol.md §1). */
-export function collectFacts(env: NodeJS.ProcessEnv = process.env): Facts {
+export function collectFacts(env: NodeJS.ProcessEnv = process.env): RegistrationFacts {
   const cpus = os.cpus();
-  const facts: Facts = {
+  const facts: RegistrationFacts = {
     hostname: env.RMM_AGENT_HOSTNAME || os.hostname(),
     plat: platform(),
     version: AGENT_VERSION,
@@ -85,7 +86,7 @@ export function parseDf(out: string): Disk[] {
  * The facts a heartbeat may carry (no monitoring_type; the hostname is the machine's, kept by the server as
  * os_hostname), and update_target when the agent can update itself.
  */
-export function heartbeatFacts(facts: Facts, updateTarget?: string): HeartbeatFacts {
+export function heartbeatFacts(facts: RegistrationFacts, updateTarget?: AgentTarget): HeartbeatFacts {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- dropped on purpose
   const { monitoring_type, ...rest } = facts;
   return updateTarget ? { ...rest, update_target: updateTarget } : rest;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { AgentChannel, channelUrl, EXIT_STOPPED, openSocket } from './channel';
 import { collectFacts, hardwareId, rawMachineId } from './facts';
-import { AGENT_TARGET, AGENT_VERSION, Registered } from './protocol';
+import { parseRegistered } from './inbound';
+import { AGENT_TARGET, AGENT_VERSION } from './protocol';
 import { AgentState, DEFAULT_PREFIX, parseUpdateKey, readState, writeState } from './state';
 import { uninstall } from './uninstall';
 import { EXIT_RESTART, respawn, Updater } from './update';
@@ -128,7 +129,8 @@ async function register(options: Record<string, string>): Promise<number> {
     const errors = Array.isArray(body.errors) ? `\n${JSON.stringify(body.errors)}` : '';
     throw new Failure(`registration failed: HTTP ${res.status}: ${detail}${errors}`, EXIT_FAILED);
   }
-  const reg = body as unknown as Registered;
+  const reg = parseRegistered(body);
+  if (typeof reg === 'string') throw new Failure(`registration failed: the server's answer is not one of the protocol: ${reg}`, EXIT_FAILED);
   // Without --update-key, a re-registration with the same server keeps the key it had.
   const keep = updateKey ?? (previous?.server === base ? previous.update_key : undefined);
   const file = writeState(prefix, { server: base, agent_id: reg.agent_id, agent_secret: reg.agent_secret, ...(keep ? { update_key: keep } : {}) });

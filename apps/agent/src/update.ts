@@ -7,18 +7,15 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { AgentMessage, UpdateAvailableMessage, UpdateFailedMessage } from './protocol';
+import { AGENT_TARGETS, AgentMessage, AgentTarget, REFUSAL_MAX, UpdateAvailableMessage, UpdateFailedMessage } from '@app/protocol';
 
 /** Exit code of `run --service` after an update or a rollback: the service manager starts the binary again. */
 export const EXIT_RESTART = 10;
-/** The binary targets (scripts/build-agent.js); the offer's target must be this build's. */
-export const UPDATE_TARGETS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64', 'windows-amd64'] as const;
 export const MAX_DOWNLOAD_BYTES = 300 * 1024 * 1024;
 export const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 export const VERSION_CHECK_TIMEOUT_MS = 15_000;
 /** How long a new version has to reach the server (its first `hello`) before the previous one is restored. */
 export const DEFAULT_DEADLINE_SECONDS = 120;
-export const MAX_ERROR_CHARS = 1000;
 
 /** DER of an Ed25519 SubjectPublicKeyInfo up to the key: these 12 bytes then the raw 32-byte key. */
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -70,7 +67,7 @@ export function resolveDownloadUrl(server: string, url: string): URL | string {
 /** The offer's fields checked (types, forms, bounds); a string says what is wrong. */
 export function checkOffer(msg: Partial<UpdateAvailableMessage>): string | undefined {
   if (typeof msg.version !== 'string' || !/^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/.test(msg.version)) return 'invalid version';
-  if (typeof msg.target !== 'string' || !(UPDATE_TARGETS as readonly string[]).includes(msg.target)) return 'invalid target';
+  if (typeof msg.target !== 'string' || !(AGENT_TARGETS as readonly string[]).includes(msg.target)) return 'invalid target';
   if (typeof msg.url !== 'string' || msg.url === '' || msg.url.length > 2048) return 'invalid url';
   if (typeof msg.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(msg.sha256)) return 'invalid sha256';
   if (typeof msg.size !== 'number' || !Number.isInteger(msg.size) || msg.size <= 0) return 'invalid size';
@@ -83,7 +80,7 @@ export function checkOffer(msg: Partial<UpdateAvailableMessage>): string | undef
 export function failureText(error: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is replaced
   const printable = error.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
-  return Array.from(printable).slice(0, MAX_ERROR_CHARS).join('') || 'unknown error';
+  return Array.from(printable).slice(0, REFUSAL_MAX).join('') || 'unknown error';
 }
 
 /** RMM_AGENT_UPDATE_DEADLINE_SECONDS (for tests), else 120. */
@@ -230,7 +227,7 @@ export interface UpdaterOptions {
   key: Buffer | undefined;
   version: string;
   /** This build's target; null for the Node.js bundle. */
-  target: string | null;
+  target: AgentTarget | null;
   execPath: string;
   log: (line: string) => void;
   /** Stop the channel and start this binary again (run --service: exit 10; otherwise respawn and exit 0). */
@@ -252,7 +249,7 @@ export class Updater {
   }
 
   /** The heartbeat's update_target: this build's target when it can update itself. */
-  get updateTarget(): string | undefined {
+  get updateTarget(): AgentTarget | undefined {
     return this.o.target !== null && this.o.key ? this.o.target : undefined;
   }
 

@@ -1,31 +1,27 @@
 /** Enumerations shared by entities, DTOs and the CHECK constraints of the migrations. */
-export const PLATFORMS = ['windows', 'darwin', 'linux'] as const;
-export type Platform = (typeof PLATFORMS)[number];
 
-export const MONITORING_TYPES = ['server', 'workstation'] as const;
-export type MonitoringType = (typeof MONITORING_TYPES)[number];
+// The agent protocol's own lists (libs/protocol, which the agent imports too): one source for the wire and the
+// database. A relative import: the operator console's build reads this file, and knows no path alias.
+export {
+  AGENT_TARGETS,
+  type AgentTarget,
+  CHECK_STATUSES,
+  CHECK_TYPES,
+  type CheckStatus,
+  type CheckType,
+  MONITORING_TYPES,
+  type MonitoringType,
+  type Platform,
+  PLATFORMS,
+  type Shell,
+  SHELLS,
+} from '../../protocol/src/constants';
 
 export const AGENT_STATUSES = ['online', 'offline', 'overdue'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export const ARCHES = ['amd64', 'arm64', 'amd64-mac', 'arm64-mac'] as const;
 export type Arch = (typeof ARCHES)[number];
-
-/**
- * The agent's single-file binaries (docs/api.md, "Agent binaries"): our name of each OS and CPU the server
- * builds one for. The file of each is `rmm-agent-<target>` (`.exe` on windows).
- */
-export const AGENT_TARGETS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64', 'windows-amd64'] as const;
-export type AgentTarget = (typeof AGENT_TARGETS)[number];
-
-export const SHELLS = ['powershell', 'cmd', 'python', 'bash'] as const;
-export type Shell = (typeof SHELLS)[number];
-
-export const CHECK_TYPES = ['diskspace', 'ping', 'cpuload', 'memory', 'winsvc', 'script', 'eventlog'] as const;
-export type CheckType = (typeof CHECK_TYPES)[number];
-
-export const CHECK_STATUSES = ['passing', 'failing', 'pending'] as const;
-export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
 export const ALERT_TYPES = ['check_failure', 'task_failure', 'agent_overdue', 'enrollment_conflict'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];

@@ -3,8 +3,11 @@
  * numeric ids (path segments, agent ids as strings of digits) bounded by PostgreSQL's integer.
  */
 
-/** The largest value of a PostgreSQL `integer` column (ids, counts). */
-export const PG_INT_MAX = 2_147_483_647;
+import { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN, PG_INT_MAX } from '@app/protocol';
+
+// Written once in the agent protocol (libs/protocol), which the agent shares: PG_INT_MAX, the largest value of a
+// PostgreSQL `integer` column (ids, counts), and the rule of an agent's hostname.
+export { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN, PG_INT_MAX };
 
 /** A timestamp as the APIs show it: ISO 8601 UTC, or null. */
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
@@ -42,14 +45,7 @@ export function pgText(text: string): string {
   return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, '\uFFFD') : text;
 }
 
-/**
- * An agent's hostname (docs/agent-protocol.md §1): 1–255 characters (code points, as the enrollment function and
- * PostgreSQL count them), no control characters, not starting with white space. Registration checks what a device sends against it; a hostname requested through the enrollment
- * function is applied at registration only when it passes too.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-export const AGENT_HOSTNAME_PATTERN = /^[^\u0000-\u001f\u007f\s][^\u0000-\u001f\u007f]*$/;
-export const AGENT_HOSTNAME_MAX = 255;
+/** An agent's hostname (the protocol's rule: AGENT_HOSTNAME_PATTERN, at most AGENT_HOSTNAME_MAX code points). */
 export const isAgentHostname = (value: unknown): value is string =>
   typeof value === 'string' && value.length >= 1 && [...value].length <= AGENT_HOSTNAME_MAX && AGENT_HOSTNAME_PATTERN.test(value);
 

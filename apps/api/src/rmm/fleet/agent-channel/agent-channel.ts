@@ -1,17 +1,18 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Command, CommandResult, REFUSAL_MAX, ServerMessageOf } from '@app/protocol';
 import { DomainError } from '../../../common/errors/domain-error';
 import { pgText } from '../../../common/values';
 import { AgentsErrorCode } from './agent-channel.errors';
-import { parseAnswer, REFUSAL_MAX } from './agent-protocol';
+import { parseAnswer } from './agent-protocol';
 
-/** The commands the server sends an agent, and the agent's answer to each (docs/agent-protocol.md; the answers' schemas: COMMAND_ANSWERS). */
-export interface AgentCommands {
-  'script.run': {
-    in: { runId: number; shell: string; body: string; args: string[]; timeoutSeconds: number };
-    out: { retcode: number | null; stdout: string; stderr: string; executionTime: number; timedOut: boolean };
-  };
-}
+/**
+ * The commands the server sends an agent, and the agent's answer to each, from the protocol's schemas
+ * (libs/protocol: SERVER_MESSAGES and COMMAND_ANSWERS): `in` is the command's message without its envelope.
+ */
+export type AgentCommands = {
+  [K in Command]: { in: Omit<ServerMessageOf<K>, 'type' | 'id'>; out: CommandResult<K> };
+};
 export type AgentCommand = keyof AgentCommands;
 
 /**

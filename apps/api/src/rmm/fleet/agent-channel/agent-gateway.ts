@@ -4,6 +4,7 @@ import { OnGatewayConnection, OnGatewayInit, SubscribeMessage, WebSocketGateway 
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
+import { CLOSE_CODES, LogBudget } from '@app/protocol';
 import { Clock } from '../../../common/clock';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { parseId } from '../../../common/values';
@@ -12,7 +13,7 @@ import { closeSocket, contextOf, refuseMessage } from '../../../common/ws/ws-con
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceRepository } from '../presence/agent-presence.repository';
-import { CheckResultMessage, HeartbeatMessage, parseAgentMessage, ResultMessage, ScriptOutputMessage, UpdateFailedMessage } from './agent-protocol';
+import { AgentErrorMessage, CheckResultMessage, HeartbeatMessage, parseAgentMessage, ResultMessage, ScriptOutputMessage, UpdateFailedMessage } from './agent-protocol';
 import { parseHeartbeatFacts } from './heartbeat-facts-parser';
 import { PingRounds } from './ping-rounds';
 import { PresenceConnection, superseded } from '../presence/presence-rules';
@@ -34,6 +35,13 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Invalid messages an agent may send within INVALID_WINDOW_MS; one more closes its connection (1008). */
 export const MAX_INVALID_MESSAGES = 20;
 const INVALID_WINDOW_MS = 60_000;
+/**
+ * Lines about agents' `error` messages (an agent refusing a message of the server) per minute, over all agents: a
+ * new message type that a whole fleet of older agents refuses is a few lines, not 20,000.
+ */
+export const AGENT_ERRORS_LOGGED_PER_MINUTE = 20;
+/** The part of an agent's `error` a line keeps (the message is printable text of at most 1,000 characters). */
+const AGENT_ERROR_LOGGED_MAX = 300;
 /** The burst an agent may send above RMM_AGENT_MAX_MESSAGES_PER_SECOND: this many seconds' worth. */
 const BURST_SECONDS = 5;
 /**
@@ -44,15 +52,15 @@ const BURST_SECONDS = 5;
  */
 const HELLO_HOLD_MS = 50;
 
-/** Close codes the agent acts on (docs/agent-protocol.md). */
+/** Close codes the agent acts on (docs/agent-protocol.md; the codes: libs/protocol), with their reasons. */
 export const CLOSE = {
-  shuttingDown: { code: 1001, reason: 'server shutting down' },
-  invalid: { code: 1008, reason: `too many invalid messages: more than ${MAX_INVALID_MESSAGES} in a minute` },
-  flooding: { code: 1008, reason: 'too many messages: over RMM_AGENT_MAX_MESSAGES_PER_SECOND' },
-  notReading: { code: 1008, reason: `not reading: more than ${MAX_BUFFERED_BYTES / 1024 / 1024} MiB waiting to be sent` },
-  internal: { code: 1011, reason: 'server error' },
-  replaced: { code: 4000, reason: 'replaced by a newer connection of this agent' },
-  secretReplaced: { code: 4001, reason: 'agent re-enrolled: this secret no longer works' },
+  shuttingDown: { code: CLOSE_CODES.shuttingDown, reason: 'server shutting down' },
+  invalid: { code: CLOSE_CODES.policy, reason: `too many invalid messages: more than ${MAX_INVALID_MESSAGES} in a minute` },
+  flooding: { code: CLOSE_CODES.policy, reason: 'too many messages: over RMM_AGENT_MAX_MESSAGES_PER_SECOND' },
+  notReading: { code: CLOSE_CODES.policy, reason: `not reading: more than ${MAX_BUFFERED_BYTES / 1024 / 1024} MiB waiting to be sent` },
+  internal: { code: CLOSE_CODES.serverError, reason: 'server error' },
+  replaced: { code: CLOSE_CODES.replaced, reason: 'replaced by a newer connection of this agent' },
+  secretReplaced: { code: CLOSE_CODES.reenrolled, reason: 'agent re-enrolled: this secret no longer works' },
 } as const;
 
 /**
@@ -68,6 +76,12 @@ export const CLOSE = {
 @Injectable()
 export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGatewayConnection, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('agent-gateway');
+  /** Agents' `error` messages, logged at warn: at most AGENT_ERRORS_LOGGED_PER_MINUTE a minute, all agents together. */
+  private readonly agentErrors = new LogBudget((line) => this.logger.warn(line), {
+    max: AGENT_ERRORS_LOGGED_PER_MINUTE,
+    windowMs: 60_000,
+    dropped: (count) => `agents refused ${count} more message(s) of the server within a minute (not logged one by one)`,
+  });
   private readonly sockets = new Map<number, WebSocket>();
   private readonly pings = new PingRounds<WebSocket>(PING_SLICES);
   /** One listener for every socket's pongs (the socket is `this`): no closure per connection. */
@@ -174,6 +188,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.pinger);
     clearInterval(this.sweeper);
+    this.agentErrors.flush();
     this.releaseHeld(Infinity);
     this.offRegistered?.();
     this.offConnected?.();
@@ -328,6 +343,14 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   updateFailed(ws: WebSocket, message: UpdateFailedMessage): void {
     // A feature's message (agent updates).
     this.channel.dispatch(contextOf<number>(ws), 'update.failed', message as unknown as Record<string, unknown>);
+  }
+
+  @SubscribeMessage('error')
+  agentError(ws: WebSocket, message: AgentErrorMessage): void {
+    // The agent refused a message of ours (a bug at one end, or a type newer than the agent): a valid message, so
+    // not counted as invalid; logged (rate-limited), never answered: an answer to an answer could ping-pong.
+    const text = message.message.length > AGENT_ERROR_LOGGED_MAX ? `${message.message.slice(0, AGENT_ERROR_LOGGED_MAX - 1)}…` : message.message;
+    this.agentErrors.line(`agent ${contextOf<number>(ws)} refused a message of the server: ${text}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_MESSAGES, isServerMessage, parseAgentMessage, parseAnswer, SERVER_MESSAGES } from './agent-protocol';
+import { AGENT_MESSAGES, SERVER_MESSAGES } from '@app/protocol';
+import { isServerMessage, parseAgentMessage, parseAnswer } from './agent-protocol';
 
 const msg = (value: unknown): ReturnType<typeof parseAgentMessage> => parseAgentMessage(JSON.stringify(value));
 

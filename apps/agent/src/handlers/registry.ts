@@ -1,0 +1,72 @@
+import { LogBudget, SERVER_MESSAGES } from '@app/protocol';
+import { errorText, parseServerMessage } from '../inbound';
+import { Connection, Handler, Log } from './handler';
+
+/** Refusals logged per minute (each is answered all the same); past it they are counted. */
+export const REFUSALS_LOGGED_PER_MINUTE = 20;
+
+/**
+ * The agent's capabilities by message type: every frame from the server is checked against its type's schema
+ * (inbound.ts) before any handler sees it. One that is not a message of the protocol (not JSON, a binary frame,
+ * an unknown type, a wrong shape) is answered `{type: "error", message}` saying why and logged (one line, never
+ * the message itself); the agent goes on. Every type the server may send has exactly one handler.
+ */
+export class HandlerRegistry {
+  private readonly byType = new Map<string, Handler>();
+  private readonly refusals: LogBudget;
+
+  constructor(
+    handlers: Handler[],
+    private readonly log: Log,
+  ) {
+    for (const h of handlers) {
+      if (this.byType.has(h.type)) throw new Error(`two handlers of ${h.type}`);
+      this.byType.set(h.type, h);
+    }
+    const missing = Object.keys(SERVER_MESSAGES).filter((type) => !this.byType.has(type));
+    if (missing.length > 0) throw new Error(`no handler of ${missing.join(', ')} (apps/agent/src/handlers/index.ts)`);
+    this.refusals = new LogBudget(log, {
+      max: REFUSALS_LOGGED_PER_MINUTE,
+      windowMs: 60_000,
+      dropped: (count) => `refused ${count} more message(s) of the server within a minute (not logged one by one)`,
+    });
+  }
+
+  /** The message types handled, in the order the handlers were given. */
+  get types(): string[] {
+    return [...this.byType.keys()];
+  }
+
+  /** One frame from the server (null: a binary one), on `connection`. */
+  receive(text: string | null, connection: Connection): void {
+    const parsed = parseServerMessage(text);
+    if (!parsed.ok) {
+      const message = errorText(parsed.error);
+      this.refusals.line(`refused a message of the server: ${message}`);
+      connection.send({ type: 'error', message });
+      return;
+    }
+    const handler = this.byType.get(parsed.type)!;
+    // A handler that fails (a bug) costs that message, never the agent.
+    try {
+      void Promise.resolve(handler.handle(parsed.message, connection)).catch((err: unknown) => this.failed(parsed.type, err));
+    } catch (err) {
+      this.failed(parsed.type, err);
+    }
+  }
+
+  /** The connection dropped. */
+  disconnected(): void {
+    for (const h of this.byType.values()) h.disconnected?.();
+  }
+
+  /** The agent is stopping. */
+  stop(): void {
+    for (const h of this.byType.values()) h.stop?.();
+    this.refusals.flush();
+  }
+
+  private failed(type: string, err: unknown): void {
+    this.log(`handling ${type} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
