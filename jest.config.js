@@ -1,8 +1,10 @@
-// Three tiers, each a Jest project (npm run test:unit | test:medium | test:e2e; npm test runs all):
-// - unit:   *.spec.ts beside the code (apps/, libs/): pure functions, no database. Compiled with @swc/jest
-//           (fast, no type check; `npm run typecheck` does that) and no global setup, so it starts at once.
+// Three tiers, each a Jest project (npm run test:unit | test:medium | test:e2e; npm test runs all; what each may
+// do: docs/development.md, "Test tiers"):
+// - unit:   *.spec.ts beside the code (apps/, libs/): code in the test's own process, no process, socket,
+//           database or file written (test/unit-tier-guard.js refuses a process or a socket). Compiled with
+//           @swc/jest (fast, no type check; `npm run typecheck` does that) and no global setup, so it starts at once.
 // - medium: test/medium/**/*.medium-spec.ts: real Nest services and repositories (through DI) on this file's
-//           own PostgreSQL database, no HTTP. Compiled with @swc/jest too.
+//           own PostgreSQL database, and what needs a process, a socket or a file; no HTTP app. @swc/jest too.
 // - e2e:    test/**/*.e2e-spec.ts: the whole app over real HTTP. ts-jest, with the Swagger CLI plugin, so the
 //           OpenAPI document under test is the one `nest build` serves.
 // medium and e2e need PostgreSQL: their globalSetup (test/global-setup.js: builds dist/, starts an embedded
@@ -69,6 +71,7 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+      setupFiles: ['<rootDir>/test/unit-tier-guard.js'],
       transform: { ...swcTransform, '^.+\\.m?js$': swcJs },
     },
     {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { FLEET_EVENTS, fleetHello, WIRE_EVENTS } from '../../apps/api/src/rmm/events/events-wire';
 import { startTestApp, TestApp } from '../utils/test-app';
 
-// js-yaml comes with @nestjs/swagger (a dependency); its types are not installed.
+// js-yaml (a devDependency; @nestjs/swagger uses the same version): its types are not installed.
 const { load } = require('js-yaml') as { load(text: string): unknown };
 
 const ROOT = join(__dirname, '..', '..');

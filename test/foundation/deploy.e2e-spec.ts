@@ -9,7 +9,7 @@ import { createTenant } from '../utils/rmm-fixtures';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { until } from '../utils/wait';
 
-// js-yaml comes with @nestjs/swagger (a dependency); its types are not installed.
+// js-yaml (a devDependency; @nestjs/swagger uses the same version): its types are not installed.
 const { load } = require('js-yaml') as { load(text: string): unknown };
 
 const ROOT = join(__dirname, '../..');

@@ -5,7 +5,7 @@ import { AGENT_MESSAGES, COMMAND_ANSWERS, SERVER_MESSAGES } from '@app/protocol'
 import { toWire, WIRE_EVENTS, WireInput, WireEventName } from '../../apps/api/src/rmm/events/events-wire';
 import { section, tableRows } from '../utils/markdown';
 
-// js-yaml comes with @nestjs/swagger (a dependency); its types are not installed.
+// js-yaml (a devDependency; @nestjs/swagger uses the same version): its types are not installed.
 const { load } = require('js-yaml') as { load(text: string): unknown };
 
 /**

@@ -41,7 +41,7 @@ describe('README truths', () => {
   });
 
   it('names, as the EBADENGINE warnings of npm ci on the oldest Node allowed, the run-time packages package-lock.json says refuse it', () => {
-    // semver comes with npm's own tooling in node_modules (through several dependencies); its types are not installed.
+    // semver (a devDependency; Jest and Fastify use the same version): its types are not installed.
     const semver = require('semver') as { satisfies(version: string, range: string): boolean };
     const oldest = `${/^>=(\d+\.\d+)$/.exec(JSON.parse(read('package.json')).engines.node as string)![1]}.0`;
     const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean; engines?: { node?: string } | string[] }> };

@@ -3,6 +3,9 @@
 // {problems: ["line N: unexpected|missing …"], commands: ["Invoke-WebRequest", …]} as JSON. Run as its own
 // process by the tests: the WebAssembly runtime keeps a Jest worker from exiting.
 'use strict';
+// V8's baseline WebAssembly compiler only: otherwise V8 also compiles the 1 MB grammar with TurboFan in the
+// background, and the process takes 7 s of CPU to exit after a parse that took milliseconds (0.15 s in all).
+require('node:v8').setFlagsFromString('--liftoff-only');
 const { readFileSync } = require('node:fs');
 const { Language, Parser } = require('web-tree-sitter');
 

@@ -1,7 +1,4 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { heartbeatFacts } from './facts';
 import { parseUpdateKey } from './state';
 import { serviceDefinitions } from './uninstall';
@@ -11,13 +8,10 @@ import {
   deadlineSeconds,
   failureText,
   MAX_DOWNLOAD_BYTES,
-  parseUpdateFile,
-  readUpdateFile,
   resolveDownloadUrl,
   startupAction,
   updateSignedText,
   verifyUpdateSignature,
-  writeUpdateFile,
 } from './update';
 
 const keys = generateKeyPairSync('ed25519');
@@ -107,24 +101,6 @@ describe('agent self-update, pure parts', () => {
   describe('update.json', () => {
     const now = Date.parse('2026-11-26T12:00:00Z');
     const pending = { from: '0.1.0', to: '0.1.1', deadline: '2026-11-26T12:02:00.000Z' };
-
-    it('is written 0600 and read back; anything else reads as none', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'rmm-update-json-'));
-      try {
-        writeUpdateFile(dir, pending);
-        expect(statSync(join(dir, 'update.json')).mode & 0o777).toBe(0o600);
-        expect(readUpdateFile(dir)).toEqual(pending);
-        expect(JSON.parse(readFileSync(join(dir, 'update.json'), 'utf8'))).toEqual(pending);
-        writeFileSync(join(dir, 'update.json'), '{"from":"0.1.0"}');
-        expect(readUpdateFile(dir)).toBeUndefined();
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-      expect(parseUpdateFile('not json')).toBeUndefined();
-      expect(parseUpdateFile('null')).toBeUndefined();
-      expect(parseUpdateFile('{"from":"a","to":"b","deadline":"never"}')).toBeUndefined();
-      expect(parseUpdateFile('{"rolled_back":"0.1.1","error":"e"}')).toEqual({ rolled_back: '0.1.1', error: 'e' });
-    });
 
     it('at start: the new version confirms within what is left of the deadline; a rollback is reported', () => {
       expect(startupAction(undefined, '0.1.1', now, 120)).toEqual({ kind: 'none' });

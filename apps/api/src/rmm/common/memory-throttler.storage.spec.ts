@@ -1,8 +1,12 @@
 import { MemoryThrottlerStorage } from './redis-throttler.storage';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// The counters read Date.now(): Jest's fake clock moves it, so the windows and blocks pass without being waited for.
+const sleep = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 describe('MemoryThrottlerStorage (the in-memory rate counters, counted like the Redis ones)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
   it('counts hits per key in a window, blocks past the limit for the block duration, then counts afresh', async () => {
     const s = new MemoryThrottlerStorage();
     const hit = (key = 'k') => s.increment(key, 200, 3, 2_000, 'default');

@@ -1,11 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { DeploymentEntity } from '@app/entities';
 import type { Readable } from 'node:stream';
-import { buildInstaller, choosePlatform, psQuote, shQuote } from './installer';
+import { buildInstaller, choosePlatform, psQuote } from './installer';
 
 /** Any server's public update key: base64 of 32 bytes. */
 const KEY = Buffer.alloc(32, 7).toString('base64');
@@ -20,6 +16,14 @@ const deployment = (installFlags: string | null = null, arch = 'amd64'): Deploym
     expiresAt: new Date('2026-11-24T12:00:00Z'),
   });
 
+/**
+ * Any code point, lone surrogates included, as fast-check's `unit: 'binary'` gives (that unit first builds a table
+ * of all 1.1 million code points: 4 s of this test file), and the quotes PowerShell reads, which a uniform pick
+ * almost never draws.
+ */
+const anyCodePoint = fc.nat({ max: 0x10ffff }).map((n) => String.fromCodePoint(n));
+const PS_QUOTES = ["'", '\u2018', '\u2019', '\u201a', '\u201b'];
+
 /** A script's text, or all a native installer's stream gives. */
 async function text(body: string | Readable): Promise<string> {
   if (typeof body === 'string') return body;
@@ -28,43 +32,11 @@ async function text(body: string | Readable): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+// What needs sh or the file system: test/medium/rmm/deployment-installers.medium-spec.ts.
 describe('installers', () => {
-  it('the shell installer carries the server URL and the token as single-quoted words, and parses', async () => {
-    const i = await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY);
-    const body = await text(i.body);
-    expect(i.filename).toBe('rmm-agent-install-linux-0b8c4a4e.sh');
-    expect(body.startsWith('#!/bin/sh\n')).toBe(true);
-    expect(body).toContain("\nRMM_SERVER='https://rmm.example.test'\n");
-    expect(body).toContain("\nRMM_TOKEN='0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d'\n");
-    execFileSync('sh', ['-n', '-c', body]); // syntax check
-  });
-
   it('install_flags are not part of any installer (nothing of the caller reaches the script)', async () => {
     const flags = "--quiet\nRMM_SERVER='http://attacker.example'";
     for (const p of ['linux', 'darwin', 'windows'] as const) expect(await text((await buildInstaller(deployment(flags), 'https://rmm.example.test', p, KEY)).body)).not.toContain('attacker');
-  });
-
-  it("a deployment made for a requested hostname says it registers as that name, the machine's own beside it", async () => {
-    const requested = "ACME-WS-01 'x' $(touch pwned) `id`";
-    const sh = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY, undefined, requested)).body);
-    expect(sh).toContain(`\nRMM_HOSTNAME=${shQuote(requested)}\n`);
-    expect(sh).toContain('say "registering as $RMM_HOSTNAME (this machine: $THIS_MACHINE)"');
-    execFileSync('sh', ['-n', '-c', sh]);
-    // the lines that name the device, as sh runs them (the requested name is data, never code)
-    const naming = sh.split('\n').filter((l) => /^(THIS_MACHINE|RMM_HOSTNAME)=/.test(l) || l.startsWith('say() ') || l.startsWith('say "registering'));
-    const out = execFileSync('sh', ['-c', naming.join('\n')], { env: { ...process.env, RMM_AGENT_HOSTNAME: 'vm' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    expect(out).toBe('');
-    const said = execFileSync('sh', ['-c', `${naming.join('\n')} 2>&1`], { env: { ...process.env, RMM_AGENT_HOSTNAME: 'vm' }, encoding: 'utf8' });
-    expect(said).toBe(`rmm-agent installer: registering as ${requested} (this machine: vm)\n`);
-
-    const plain = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY)).body);
-    expect(plain).toContain('\nRMM_HOSTNAME=$THIS_MACHINE\n');
-    expect(plain).toContain('say "registering as $RMM_HOSTNAME"');
-
-    const ps = await text((await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', KEY, undefined, requested)).body);
-    expect(ps).toContain(`$RmmHostname = ${psQuote(requested)}`);
-    expect(ps).toContain('Say "registering as $RmmHostname (this machine: $ThisMachine)"');
-    for (const body of [sh, ps]) expect(body.split('\n').filter((l) => l.startsWith('#')).join('\n')).not.toContain('ACME');
   });
 
   it('the PowerShell installer carries the server URL verbatim', async () => {
@@ -73,27 +45,11 @@ describe('installers', () => {
     expect(await text(i.body)).toContain("$RmmServer = 'https://rmm.example.test'");
   });
 
-  it('shQuote: sh reads back exactly the value, whatever its characters', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shquote-'));
-    try {
-      fc.assert(
-        fc.property(fc.string({ unit: 'binary' }).filter((s) => !s.includes('\0')), (value) => {
-          const script = join(dir, 's.sh');
-          writeFileSync(script, `V=${shQuote(value)}\nprintf '%s' "$V"`);
-          expect(execFileSync('sh', [script]).toString('utf8')).toBe(Buffer.from(value, 'utf8').toString('utf8'));
-        }),
-        { numRuns: 60 },
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
   it("psQuote doubles every quote PowerShell ends a verbatim string with (', ‘ ’ ‚ ‛)", () => {
     expect(psQuote("a'b")).toBe("'a''b'");
     expect(psQuote('x\u2019y')).toBe("'x\u2019\u2019y'");
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (value) => {
+      fc.property(fc.string({ unit: fc.oneof(anyCodePoint, fc.constantFrom(...PS_QUOTES)) }), (value) => {
         const inner = psQuote(value).slice(1, -1);
         // every run of quote characters has even length: none can end the string
         for (const run of inner.match(/['\u2018-\u201b]+/g) ?? []) expect(run.length % 2).toBe(0);
@@ -106,42 +62,5 @@ describe('installers', () => {
     expect(choosePlatform(undefined, 'curl/8.5.0')).toBe('linux');
     expect(choosePlatform(undefined, null)).toBe('linux');
     expect(choosePlatform('darwin', 'PowerShell/7.4')).toBe('darwin');
-  });
-
-  it('serves a native installer from RMM_INSTALLERS_DIR, named with the token, as a stream of its size', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'installers-'));
-    try {
-      writeFileSync(join(dir, 'windows-amd64.msi'), 'MSI');
-      writeFileSync(join(dir, 'darwin-arm64.pkg'), 'PKG');
-      const win = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', KEY, dir);
-      expect(win.filename).toBe('rmm-agent-0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d.msi');
-      expect(win.size).toBe(3);
-      expect(await text(win.body)).toBe('MSI');
-      expect(await text((await buildInstaller(deployment(null, 'arm64-mac'), 'https://rmm.example.test', 'darwin', KEY, dir)).body)).toBe('PKG');
-      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY, dir)).filename).toMatch(/\.sh$/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('a native installer removed once opened is still sent whole; a name that is not a file is passed over', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'installers-'));
-    try {
-      writeFileSync(join(dir, 'linux-amd64.run'), 'RUN'.repeat(100_000));
-      const run = await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY, dir);
-      unlinkSync(join(dir, 'linux-amd64.run'));
-      expect(run.size).toBe(300_000);
-      expect(await text(run.body)).toBe('RUN'.repeat(100_000));
-      // gone: the script, as when there never was one
-      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'linux', KEY, dir)).filename).toMatch(/\.sh$/);
-      // a folder where windows-amd64.msi would be: the next extension, else the script
-      mkdirSync(join(dir, 'windows-amd64.msi'));
-      expect((await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', KEY, dir)).filename).toMatch(/\.ps1$/);
-      writeFileSync(join(dir, 'windows-amd64.exe'), 'EXE');
-      const exe = await buildInstaller(deployment(), 'https://rmm.example.test', 'windows', KEY, dir);
-      expect([exe.filename, await text(exe.body)]).toEqual(['rmm-agent-0b8c4a4e-8f4e-4a8e-9c0e-6d1f2a3b4c5d.exe', 'EXE']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as plist from 'plist';
 import { DeploymentEntity } from '@app/entities';
-import { buildInstaller, launchdPlist, systemdUnit } from './installer';
+import { buildInstaller, launchdPlist, systemdUnit } from '../../../apps/api/src/rmm/fleet/deployments/installer';
 
 /**
  * The service definitions the installers write, checked by the tools that read them: systemd's own verifier,
@@ -59,7 +59,7 @@ describe('systemd unit', () => {
 
   // systemd-analyze ships with the systemd package; without it there is nothing to run the check with.
   const it_ = existsSync(analyze) ? it : it.skip;
-  if (!existsSync(analyze)) process.stdout.write(`services.spec: ${analyze} is missing (apt-get install systemd): systemd-analyze verify skipped\n`);
+  if (!existsSync(analyze)) process.stdout.write(`installer-services: ${analyze} is missing (apt-get install systemd): systemd-analyze verify skipped\n`);
 
   // (systemd refuses an executable path with a quote or backslash whatever the escaping; the installer gives no service to such a prefix)
   it_('passes systemd-analyze verify without a warning, the binary in place (a space and a % in the prefix too)', () => {
@@ -107,7 +107,7 @@ describe('launchd plist', () => {
 describe('the PowerShell installer, parsed by the PowerShell grammar', () => {
   /** What PowerShell's parser would refuse (ERROR or MISSING nodes, with their line), and the commands called. */
   const syntax = (text: string): { problems: string[]; commands: string[] } =>
-    JSON.parse(execFileSync(process.execPath, [join(__dirname, '../../../../../../test/utils/powershell-syntax.js')], { input: text, encoding: 'utf8' })) as { problems: string[]; commands: string[] };
+    JSON.parse(execFileSync(process.execPath, [join(__dirname, '../../utils/powershell-syntax.js')], { input: text, encoding: 'utf8' })) as { problems: string[]; commands: string[] };
   const problems = (text: string): string[] => syntax(text).problems;
   const commands = (text: string): string[] => syntax(text).commands;
 

@@ -1,12 +1,12 @@
-import { CommonErrorCode } from '../../../common/errors/domain-error';
-import { RedisConnections } from '../../../common/redis/redis-connections';
-import { RedisPubSub } from '../../../common/redis/redis-pubsub';
-import { RuntimeConfig } from '../../../config/runtime-config';
-import { AgentsErrorCode } from './agent-channel.errors';
-import { RedisRmmEvents } from '../../common/bus/redis-rmm-events';
-import { LocalRmmEvents, RmmEventMap } from '../../common/bus/rmm-events';
-import { AgentConnection, LocalAgentChannel } from './agent-channel';
-import { RedisAgentChannel } from './redis-agent-channel';
+import { CommonErrorCode } from '../../../apps/api/src/common/errors/domain-error';
+import { RedisConnections } from '../../../apps/api/src/common/redis/redis-connections';
+import { RedisPubSub } from '../../../apps/api/src/common/redis/redis-pubsub';
+import { RuntimeConfig } from '../../../apps/api/src/config/runtime-config';
+import { AgentsErrorCode } from '../../../apps/api/src/rmm/fleet/agent-channel/agent-channel.errors';
+import { RedisRmmEvents } from '../../../apps/api/src/rmm/common/bus/redis-rmm-events';
+import { LocalRmmEvents, RmmEventMap } from '../../../apps/api/src/rmm/common/bus/rmm-events';
+import { AgentConnection, LocalAgentChannel } from '../../../apps/api/src/rmm/fleet/agent-channel/agent-channel';
+import { RedisAgentChannel } from '../../../apps/api/src/rmm/fleet/agent-channel/redis-agent-channel';
 
 type Sent = { type: string; id: string } & Record<string, unknown>;
 function fakeConnection(): AgentConnection & { sent: Sent[] } {

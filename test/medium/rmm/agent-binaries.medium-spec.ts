@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConsoleLogger, Logger } from '@nestjs/common';
 import { AgentTarget } from '@app/entities';
-import { CommonErrorCode, DomainError } from '../../../common/errors/domain-error';
-import { RuntimeConfig } from '../../../config/runtime-config';
-import { AgentBinariesErrorCode } from './agent-binaries.errors';
-import { AgentBinaries } from './agent-binaries.service';
-import { AgentBinaryBuilder } from './agent-binary-builder';
-import { acceptsGzip, binaryFilename, etagMatches } from './agent-download';
+import { CommonErrorCode, DomainError } from '../../../apps/api/src/common/errors/domain-error';
+import { RuntimeConfig } from '../../../apps/api/src/config/runtime-config';
+import { AgentBinariesErrorCode } from '../../../apps/api/src/rmm/fleet/agent-binaries/agent-binaries.errors';
+import { AgentBinaries } from '../../../apps/api/src/rmm/fleet/agent-binaries/agent-binaries.service';
+import { AgentBinaryBuilder } from '../../../apps/api/src/rmm/fleet/agent-binaries/agent-binary-builder';
+import { binaryFilename } from '../../../apps/api/src/rmm/fleet/agent-binaries/agent-download';
 
 /** Writes what scripts/build-agent.js leaves: the binary, its .gz and manifest.json (merged). */
 function writeBinary(dir: string, target: AgentTarget, version: string, bytes: Buffer): void {
@@ -50,6 +50,7 @@ async function read(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+// The service on a real folder of binaries (the download headers are unit-tested in agent-download.spec.ts).
 describe('AgentBinaries', () => {
   beforeAll(() => Logger.overrideLogger(false));
   afterAll(() => Logger.overrideLogger(new ConsoleLogger()));
@@ -131,26 +132,5 @@ describe('AgentBinaries', () => {
     expect(binaries.targets).toEqual(['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64', 'windows-amd64']);
     expect(binaries.target('darwin-arm64')).toBe('darwin-arm64');
     expect(() => binaries.target('linux-x64')).toThrow(expect.objectContaining({ code: AgentBinariesErrorCode.UnknownTarget, message: 'unknown target: linux-x64' }));
-  });
-});
-
-describe('download headers', () => {
-  it('acceptsGzip: gzip listed with q > 0, or *', () => {
-    expect(acceptsGzip('gzip, deflate, br')).toBe(true);
-    expect(acceptsGzip('deflate, gzip;q=0.5')).toBe(true);
-    expect(acceptsGzip('gzip;q=0')).toBe(false);
-    expect(acceptsGzip('*;q=0.1')).toBe(true);
-    expect(acceptsGzip('gzip;q=0, *')).toBe(false);
-    expect(acceptsGzip('identity')).toBe(false);
-    expect(acceptsGzip(undefined)).toBe(false);
-  });
-
-  it('etagMatches: the quoted sha256 (weak or strong) in a list, or *', () => {
-    const sha = 'ab'.repeat(32);
-    expect(etagMatches(`"${sha}"`, sha)).toBe(true);
-    expect(etagMatches(`"x", W/"${sha}"`, sha)).toBe(true);
-    expect(etagMatches('*', sha)).toBe(true);
-    expect(etagMatches(sha, sha)).toBe(false);
-    expect(etagMatches(undefined, sha)).toBe(false);
   });
 });

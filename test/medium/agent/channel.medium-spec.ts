@@ -1,6 +1,6 @@
 import { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
-import { AgentChannel } from './channel';
+import { AgentChannel } from '../../../apps/agent/src/channel';
 
 /**
  * The channel against a real WebSocket server on 127.0.0.1 that speaks the protocol by hand (and breaks it): what

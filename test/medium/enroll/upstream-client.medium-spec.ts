@@ -1,8 +1,8 @@
 import { HttpAdapterHost } from '@nestjs/core';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { RuntimeConfig } from '../config/runtime-config';
-import { UpstreamClient } from './upstream.client';
+import { RuntimeConfig } from '../../../apps/api/src/config/runtime-config';
+import { UpstreamClient } from '../../../apps/api/src/enroll/upstream.client';
 
 /**
  * The function's HTTP client toward another server (DATA_URL / RMM_API_URL elsewhere), against a real HTTP server

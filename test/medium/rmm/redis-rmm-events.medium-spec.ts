@@ -1,10 +1,10 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { RuntimeConfig } from '../../../config/runtime-config';
-import { LocalRmmEvents } from './rmm-events';
-import { RedisRmmEvents } from './redis-rmm-events';
-import { RedisConnections } from '../../../common/redis/redis-connections';
-import { RedisPubSub } from '../../../common/redis/redis-pubsub';
+import { RuntimeConfig } from '../../../apps/api/src/config/runtime-config';
+import { LocalRmmEvents } from '../../../apps/api/src/rmm/common/bus/rmm-events';
+import { RedisRmmEvents } from '../../../apps/api/src/rmm/common/bus/redis-rmm-events';
+import { RedisConnections } from '../../../apps/api/src/common/redis/redis-connections';
+import { RedisPubSub } from '../../../apps/api/src/common/redis/redis-pubsub';
 
 /** A Redis server of this test's own (never the shared one: it is stopped and started again here). */
 function hasRedisServer(): boolean {
