@@ -7,7 +7,8 @@ import tseslint from 'typescript-eslint';
 // (.dependency-cruiser.cjs, npm run lint:deps; docs/architecture.md).
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'docs/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  // (libs/protocol/src/generated/: Ajv's code, written by scripts/protocol-validators.js)
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'docs/**', '**/*.js', '**/*.mjs', '**/*.cjs', 'libs/protocol/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,6 +26,24 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-require-imports': 'off',
       '@typescript-eslint/no-empty-object-type': 'off',
+    },
+  },
+  {
+    // The agent runs with the protocol's generated validators, not its schemas nor Ajv's compiler
+    // (docs/decisions.md, "The agent's validators, generated ahead of time"; scripts/build-agent.js checks the bundle).
+    files: ['apps/agent/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@app/protocol', allowTypeImports: true, message: "import '@app/protocol/agent': '@app/protocol' brings TypeBox and Ajv's compiler into the agent" }],
+          patterns: [
+            { group: ['@app/protocol/*', '!@app/protocol/agent'], allowTypeImports: true, message: "import '@app/protocol/agent', the protocol's part the agent runs with" },
+            { group: ['ajv', 'ajv/*', '@sinclair/typebox', '@sinclair/typebox/*'], allowTypeImports: true, message: "the agent carries neither Ajv nor TypeBox: it checks messages with '@app/protocol/agent''s generated validators" },
+          ],
+        },
+      ],
     },
   },
 );

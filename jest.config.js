@@ -53,6 +53,7 @@ const common = {
     '^@app/entities$': '<rootDir>/libs/entities/src',
     '^@app/entities/(.*)$': '<rootDir>/libs/entities/src/$1',
     '^@app/protocol$': '<rootDir>/libs/protocol/src',
+    '^@app/protocol/(.*)$': '<rootDir>/libs/protocol/src/$1',
     // plist's exports name only the `import` condition (ESM only); Jest resolves with `require`.
     '^plist$': '<rootDir>/node_modules/plist/dist/index.js',
   },

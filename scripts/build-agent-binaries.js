@@ -19,6 +19,7 @@ const { acquire } = require('./build-lock');
 const { newest } = require('./newest-mtime');
 const { BUN_VERSION, TARGETS, hostTarget, runtimeFor } = require('./agent-runtimes');
 const { adhocSign, verifyAdhoc } = require('./macho-adhoc-sign');
+const { forbiddenInputs } = require('./agent-bundle-check');
 
 const root = path.resolve(__dirname, '..');
 const ENTRY = path.join(root, 'apps', 'agent', 'src', 'main.ts');
@@ -32,6 +33,7 @@ const INPUTS = [
   __filename,
   path.join(__dirname, 'agent-runtimes.js'),
   path.join(__dirname, 'macho-adhoc-sign.js'),
+  path.join(__dirname, 'agent-bundle-check.js'),
 ];
 // zlib level 6: measured on these binaries, level 9 takes 1.4–1.5× as long for 0.1 % less, level 1 half the
 // time for 6 % more (docs/performance.md, "Agent binaries").
@@ -110,6 +112,8 @@ function compile(bun, t, version, work) {
     `__RMM_AGENT_VERSION__=${JSON.stringify(version)}`,
     '--define',
     `__RMM_AGENT_TARGET__=${JSON.stringify(t.target)}`,
+    // What went in: checked below, as scripts/build-agent.js checks the Node.js bundle.
+    `--metafile=${path.join(work, 'metafile.json')}`,
     '--outfile',
     outfile,
   ];
@@ -118,6 +122,8 @@ function compile(bun, t, version, work) {
     const detail = r.error ? r.error.message : `${r.stderr}${r.stdout}`.trim().split('\n').slice(-5).join('\n');
     throw new Error(`bun build for ${t.target} failed${r.status ? ` (exit ${r.status})` : ''}: ${detail}`);
   }
+  const forbidden = forbiddenInputs(JSON.parse(fs.readFileSync(path.join(work, 'metafile.json'), 'utf8')));
+  if (forbidden.length) throw new Error(`${t.target}: ${forbidden.join('; ')} (the agent imports '@app/protocol/agent' only: docs/decisions.md)`);
   let bytes = fs.readFileSync(outfile);
   if (t.target.startsWith('darwin')) {
     // darwin-arm64: Bun signed it ad hoc; darwin-amd64: it kept the runtime's signature, now invalid: re-sign.

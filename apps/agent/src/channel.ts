@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
-import { AgentMessage, CLOSE_CODES, HeartbeatFacts, HelloMessage } from '@app/protocol';
+import { CLOSE_CODES } from '@app/protocol/agent';
+import type { AgentMessage, HeartbeatFacts, HelloMessage } from '@app/protocol/agent';
 import { changedFacts, collectFacts, heartbeatFacts } from './facts';
 import { createHandlers } from './handlers';
 import { ChannelHooks, Connection, Log, SendCurrent } from './handlers/handler';

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { statfs } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { cpus, freemem, totalmem } from 'node:os';
-import { CheckDefinition, CheckStatus } from '@app/protocol';
+import type { CheckDefinition, CheckStatus } from '@app/protocol/agent';
 import { runScript } from './run-script';
 
 export interface CheckOutcome {

@@ -1,7 +1,7 @@
 // The agent's checks: the list the server sent last (checks.sync), each run at once when new or changed, then
 // every runInterval seconds (±10 % jitter), never two runs of one check at the same time.
 import { CheckOutcome, runCheck } from './check-runners';
-import { CheckDefinition, CheckResultMessage } from '@app/protocol';
+import type { CheckDefinition, CheckResultMessage } from '@app/protocol/agent';
 
 interface Entry {
   def: CheckDefinition;

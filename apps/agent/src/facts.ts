@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
-import { AgentTarget, Disk, HeartbeatFacts, Platform, RegistrationFacts } from '@app/protocol';
+import type { AgentTarget, Disk, HeartbeatFacts, Platform, RegistrationFacts } from '@app/protocol/agent';
 import { AGENT_VERSION } from './protocol';
 
 /** The device's facts, as registration sends them (docs/agent-protocol.md §1). */

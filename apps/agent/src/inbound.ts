@@ -1,10 +1,11 @@
-// What the server sends, checked before anything reads it (libs/protocol's schemas, compiled by Ajv at the first
-// message): the channel's messages (SERVER_MESSAGES) and the registration's answer.
-import type { ValidateFunction } from 'ajv';
-import { compileSchema, describeErrors, messageParser, protocolAjv, REFUSAL_MAX, Registered, RegisteredSchema, SERVER_MESSAGES } from '@app/protocol';
+// What the server sends, checked before anything reads it against libs/protocol's schemas, by the validators
+// generated from them ahead of time (Ajv's standalone code: the agent carries neither Ajv's compiler nor TypeBox):
+// the channel's messages (SERVER_MESSAGES) and the registration's answer.
+import { describeErrors, frameParser, REFUSAL_MAX, SERVER_MESSAGE_TYPES, SERVER_MESSAGE_VALIDATORS, validateRegistered } from '@app/protocol/agent';
+import type { Registered } from '@app/protocol/agent';
 import { AGENT_VERSION } from './protocol';
 
-const KNOWN_TYPES = Object.keys(SERVER_MESSAGES).join(', ');
+const KNOWN_TYPES = SERVER_MESSAGE_TYPES.join(', ');
 
 /** The longest `type` a refusal repeats (a newer server's message type is a word or two). */
 const TYPE_SHOWN_MAX = 64;
@@ -19,7 +20,7 @@ export function unknownTypeError(type: unknown): string {
 }
 
 /** One frame from the server (null: a binary frame): a message of the protocol, valid against its type's schema; else why not. */
-export const parseServerMessage = messageParser(SERVER_MESSAGES, { unknownType: unknownTypeError });
+export const parseServerMessage = frameParser(() => SERVER_MESSAGE_VALIDATORS, { unknownType: unknownTypeError });
 export type ParsedServerMessage = ReturnType<typeof parseServerMessage>;
 
 /**
@@ -32,10 +33,7 @@ export function errorText(why: string): string {
   return Array.from(printable).slice(0, REFUSAL_MAX).join('') || 'invalid message';
 }
 
-let validateRegistered: ValidateFunction<Registered> | undefined;
-
 /** The answer to a registration (200), or why it is not one. */
 export function parseRegistered(body: unknown): Registered | string {
-  validateRegistered ??= compileSchema(protocolAjv(), RegisteredSchema);
   return validateRegistered(body) ? body : describeErrors(validateRegistered.errors);
 }

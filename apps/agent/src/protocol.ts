@@ -1,7 +1,8 @@
 // What this build of the agent is. The protocol itself (messages, their schemas and types, close codes) is
 // libs/protocol, which the server imports too.
 
-import { AGENT_TARGETS, AgentTarget } from '@app/protocol';
+import { AGENT_TARGETS } from '@app/protocol/agent';
+import type { AgentTarget } from '@app/protocol/agent';
 
 // Set by scripts/build-agent.js (esbuild's and Bun's `define`); absent when the sources run as they are (unit tests).
 declare const __RMM_AGENT_VERSION__: string | undefined;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { ScriptResult, ScriptRunMessage } from '@app/protocol';
+import type { ScriptResult, ScriptRunMessage } from '@app/protocol/agent';
 
 /** What is kept of each of stdout and stderr (the server stores 64 KiB of each; a message is at most 1 MiB). */
 export const OUTPUT_CAP = 256 * 1024;

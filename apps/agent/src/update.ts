@@ -7,7 +7,8 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { AGENT_TARGETS, AgentMessage, AgentTarget, REFUSAL_MAX, UpdateAvailableMessage, UpdateFailedMessage } from '@app/protocol';
+import { AGENT_TARGETS, REFUSAL_MAX } from '@app/protocol/agent';
+import type { AgentMessage, AgentTarget, UpdateAvailableMessage, UpdateFailedMessage } from '@app/protocol/agent';
 
 /** Exit code of `run --service` after an update or a rollback: the service manager starts the binary again. */
 export const EXIT_RESTART = 10;

@@ -28,6 +28,9 @@ export type CheckType = (typeof CHECK_TYPES)[number];
 export const CHECK_STATUSES = ['passing', 'failing', 'pending'] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
+/** The longest reason an agent may give (update.failed, error; a refusal is cut to it). */
+export const REFUSAL_MAX = 1_000;
+
 /** The largest id (a PostgreSQL `integer`): run ids, check ids, agent ids. */
 export const PG_INT_MAX = 2_147_483_647;
 

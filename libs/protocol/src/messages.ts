@@ -1,5 +1,5 @@
 import { Static, TSchema, Type } from '@sinclair/typebox';
-import { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN, AGENT_TARGETS, CHECK_STATUSES, MonitoringType, PG_INT_MAX, PLATFORMS } from './constants';
+import { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN, AGENT_TARGETS, CHECK_STATUSES, MonitoringType, PG_INT_MAX, PLATFORMS, REFUSAL_MAX } from './constants';
 
 /**
  * The agent protocol's messages (docs/agent-protocol.md), both directions, written once as JSON Schemas (TypeBox):
@@ -13,8 +13,6 @@ import { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN, AGENT_TARGETS, CHECK_STATUS
  */
 
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
-/** The longest reason an agent may give (update.failed, error; a refusal is cut to it). */
-export const REFUSAL_MAX = 1_000;
 /** A timer's bound (a day): what the agent waits for is never longer, and setTimeout takes it whole. */
 const SECONDS_MAX = 86_400;
 const Id = Type.Integer({ minimum: 1, maximum: PG_INT_MAX });

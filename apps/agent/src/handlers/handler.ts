@@ -1,6 +1,6 @@
 // What a capability of the agent is: the server message type it handles, and what it does with one. The channel
 // (channel.ts) holds the connection; HandlerRegistry checks each message against its schema and hands it on.
-import { AgentMessage, AgentTarget, HelloMessage, ServerMessageOf, ServerMessageType, UpdateAvailableMessage } from '@app/protocol';
+import type { AgentMessage, AgentTarget, HelloMessage, ServerMessageOf, ServerMessageType, UpdateAvailableMessage } from '@app/protocol/agent';
 
 export type Log = (line: string) => void;
 

@@ -1,4 +1,4 @@
-import { LogBudget, SERVER_MESSAGES } from '@app/protocol';
+import { LogBudget, SERVER_MESSAGE_TYPES } from '@app/protocol/agent';
 import { errorText, parseServerMessage } from '../inbound';
 import { Connection, Handler, Log } from './handler';
 
@@ -23,8 +23,11 @@ export class HandlerRegistry {
       if (this.byType.has(h.type)) throw new Error(`two handlers of ${h.type}`);
       this.byType.set(h.type, h);
     }
-    const missing = Object.keys(SERVER_MESSAGES).filter((type) => !this.byType.has(type));
+    const missing = SERVER_MESSAGE_TYPES.filter((type) => !this.byType.has(type));
     if (missing.length > 0) throw new Error(`no handler of ${missing.join(', ')} (apps/agent/src/handlers/index.ts)`);
+    // A type of SERVER_MESSAGES newer than libs/protocol's generated validators would be refused as unknown.
+    const unchecked = [...this.byType.keys()].filter((type) => !(SERVER_MESSAGE_TYPES as readonly string[]).includes(type));
+    if (unchecked.length > 0) throw new Error(`no validator of ${unchecked.join(', ')}: libs/protocol's generated validators are stale (npm run protocol:validators)`);
     this.refusals = new LogBudget(log, {
       max: REFUSALS_LOGGED_PER_MINUTE,
       windowMs: 60_000,

@@ -1,4 +1,4 @@
-import { ResultMessage } from '@app/protocol';
+import type { ResultMessage } from '@app/protocol/agent';
 import { killAllScripts, Outcome, runScript } from '../run-script';
 import { Handler, HandlerDeps, handler } from './handler';
 

@@ -11,10 +11,11 @@ import {
   describeErrors,
   Facts,
   FactsSchema,
+  frameParser,
   messageParser,
   protocolAjv,
   ScriptOutputMessage,
-  SERVER_MESSAGES,
+  SERVER_MESSAGE_VALIDATORS,
   UpdateFailedMessage,
 } from '@app/protocol';
 
@@ -22,7 +23,8 @@ import {
  * The server's side of the agent protocol (its schemas, both directions: libs/protocol, which the agent imports
  * too): the gateway validates every message an agent sends against its type's schema before anything reads it,
  * the answers to commands against the command's answer schema, and test/docs checks every example of
- * docs/agent-protocol.md against the same schemas. Compiled once, by one Ajv.
+ * docs/agent-protocol.md against the same schemas. Compiled once, by one Ajv; the server's messages are checked
+ * as the agent checks them, with the validators generated from SERVER_MESSAGES for it.
  */
 
 export type { AgentErrorMessage, CheckResultMessage, ScriptOutputMessage, UpdateFailedMessage };
@@ -86,7 +88,8 @@ export function validFacts(raw: Record<string, unknown>): Partial<Facts> {
   return out as Partial<Facts>;
 }
 
-const parseServerFrame = messageParser(SERVER_MESSAGES, { ajv, unknownType: () => 'unknown message type' });
+// The agent's own validators (generated ahead of time from SERVER_MESSAGES: libs/protocol/src/generated/).
+const parseServerFrame = frameParser(() => SERVER_MESSAGE_VALIDATORS, { unknownType: () => 'unknown message type' });
 
 /** True when `message` is a valid server → agent message of its type, as the agent checks it (docs' tests). */
 export function isServerMessage(message: unknown): boolean {
