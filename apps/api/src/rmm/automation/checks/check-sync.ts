@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { AgentChannel, LocalAgentChannel } from '../../fleet/agent-channel/agent-channel';
-import { AgentPresenceRepository } from '../../fleet/presence/agent-presence.repository';
+import { AgentPresenceService } from '../../fleet/presence/agent-presence.service';
 import { ScriptsService } from '../scripts/scripts.service';
 import { CheckToRun, ChecksRepository, EMPTY_LIST_FINGERPRINT } from './checks.repository';
 import { SentLists } from './sent-lists';
@@ -33,7 +33,7 @@ export function toSyncedCheck(c: CheckToRun): SyncedCheck {
 
 /**
  * Keeps each connected agent's list of checks current: the whole list (`checks.sync`) when its channel
- * connects (told directly by AgentPresenceRepository on the instance the agent connected to, never through
+ * connects (told directly by AgentPresenceService on the instance the agent connected to, never through
  * pub/sub), and again whenever one of its checks is created, changed or deleted, or the script of one of its
  * script checks changes, whichever instance the change came through (with several instances the AgentChannel
  * reaches the agent on the instance that holds it). The agents of one connect batch have their lists read in one
@@ -57,7 +57,7 @@ export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly repo: ChecksRepository,
     private readonly channel: AgentChannel,
     private readonly local: LocalAgentChannel,
-    private readonly presence: AgentPresenceRepository,
+    private readonly presence: AgentPresenceService,
     private readonly scripts: ScriptsService,
     private readonly config: RuntimeConfig,
   ) {}

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../../../common/clock';
 import { LocalAgentChannel } from '../../fleet/agent-channel/agent-channel';
-import { AgentPresenceRepository } from '../../fleet/presence/agent-presence.repository';
+import { AgentPresenceService } from '../../fleet/presence/agent-presence.service';
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { ScriptRunsRepository } from './script-runs.repository';
 import { ScriptRunsService } from './script-runs.service';
@@ -14,7 +14,7 @@ const SWEEP_BATCH = 5_000;
 /**
  * The offline command queue's sender. Queued runs are rows (script_runs, status queued), so they survive a
  * restart; they are sent by the instance that holds the agent's connection, never by another: when the agent
- * connects there (AgentPresenceRepository's `connected`, told on that instance only), when a run is queued for an
+ * connects there (AgentPresenceService's `connected`, told on that instance only), when a run is queued for an
  * agent it holds (script.queued: the agent connected between the check and the insert), and every
  * RUN_QUEUE_SWEEP_MS for any held agent with a queued run (a missed hook). Per agent, one drain at a time on this
  * instance, and in the database one claim at a time (ScriptRunsRepository.claimNext, under the agent's advisory
@@ -36,7 +36,7 @@ export class RunQueue implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly repo: ScriptRunsRepository,
     private readonly runs: ScriptRunsService,
     private readonly local: LocalAgentChannel,
-    private readonly presence: AgentPresenceRepository,
+    private readonly presence: AgentPresenceService,
     private readonly events: RmmEvents,
     private readonly clock: Clock,
   ) {}
