@@ -360,7 +360,7 @@ describe('agent channel', () => {
       `INSERT INTO script_runs (agent_id, script_name, shell, output, timeout_seconds, status, started_at) VALUES ($1, 'x', 'bash', 'wait', 300, 'running', now()) RETURNING id`,
       [Number(agentId)],
     );
-    t.server.app.get(ScriptRunsService).onApplicationBootstrap(); // what a start does
+    void t.server.app.get(ScriptRunsService).sweepStale(); // what a start does (the job script-runs.stale, at start)
     let rows: Array<{ id: number; status: string }> = [];
     for (let i = 0; i < 50; i++) {
       rows = await sql(t.db.url, `SELECT id, status FROM script_runs WHERE id IN ($1, $2) ORDER BY id`, [stale.id, young.id]);
