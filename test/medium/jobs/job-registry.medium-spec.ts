@@ -8,9 +8,9 @@ import { sql } from '../../utils/sql';
 import { sleep, until } from '../../utils/wait';
 import { createMediumContext, MediumContext } from '../medium.harness';
 
-const INTERVAL_S = 0.4;
+const INTERVAL_S = 1;
 /** The lead moves at the other's next tick: one interval, plus its jitter (10 %), plus a margin for a loaded machine. */
-const TAKEOVER_BOUND_MS = INTERVAL_S * 1000 * 1.1 + 400;
+const TAKEOVER_BOUND_MS = INTERVAL_S * 1000 * 1.1 + 500;
 
 /**
  * Two job registries on one real PostgreSQL, as two instances would run them (each its own leadership connection,
@@ -59,7 +59,7 @@ describe('the job registry on PostgreSQL: one leader per cluster-once job, taken
     b.registry.onApplicationBootstrap();
     await sleep(INTERVAL_S * 1000 * 4);
     expect(b.runs).toEqual([]); // A holds the lock: B's ticks find it taken
-    expect(a.runs.length).toBeGreaterThanOrEqual(4);
+    expect(a.runs.length).toBeGreaterThanOrEqual(3);
 
     // Both instances' jobs, from each side (its own from memory, the other's from job_states)
     const listed = await until('both instances listed', async () => {
@@ -84,7 +84,7 @@ describe('the job registry on PostgreSQL: one leader per cluster-once job, taken
     // A noticed its connection went (its lead with it) and asks again, but B holds the lock now
     await sleep(INTERVAL_S * 1000 * 3);
     expect(a.runs.length).toBeLessThanOrEqual(aRuns + 1);
-    expect(b.runs.length).toBeGreaterThanOrEqual(3);
+    expect(b.runs.length).toBeGreaterThanOrEqual(2);
 
     // A stopping removes its rows; B's stay
     await a.registry.beforeApplicationShutdown();
