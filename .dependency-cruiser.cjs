@@ -39,9 +39,16 @@ module.exports = {
     {
       name: 'ground-imports-no-feature',
       severity: 'error',
-      comment: 'common/, config/ and database/ sit below every feature and the assembly: move what both need into the ground, or the code that needs the feature beside it',
-      from: { path: `${SRC}(common|config|database)/` },
+      comment: 'common/, config/, database/ and jobs/ sit below every feature and the assembly: move what both need into the ground, or the code that needs the feature beside it',
+      from: { path: `${SRC}(common|config|database|jobs)/` },
       to: { path: [`${SRC}(${FEATURES.join('|')})/`, ASSEMBLY] },
+    },
+    {
+      name: 'common-below-jobs',
+      severity: 'error',
+      comment: 'common/ sits below the job registry (jobs/ needs the database): register a loop through the port common/jobs/jobs.ts (Jobs), never the registry itself',
+      from: { path: `${SRC}common/` },
+      to: { path: `${SRC}jobs/` },
     },
     {
       name: 'config-reads-no-repository',

@@ -13,6 +13,7 @@ import { Operators1764300000000 } from './1764300000000-operators';
 import { AgentUpdates1764400000000 } from './1764400000000-agent-updates';
 import { RunQueue1764500000000 } from './1764500000000-run-queue';
 import { Notifications1764600000000 } from './1764600000000-notifications';
+import { JobStates1764700000000 } from './1764700000000-job-states';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -30,4 +31,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AgentUpdates1764400000000,
   RunQueue1764500000000,
   Notifications1764600000000,
+  JobStates1764700000000,
 ];

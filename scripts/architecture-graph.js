@@ -109,7 +109,7 @@ function graphs() {
     return null;
   });
   const server = mermaid(reduce(top), (n) => (n === 'assembly' ? 'assembly: main, server, app.module, error-surfaces' : n), [
-    ['ground', ['common', 'config', 'database', 'settings']],
+    ['ground', ['common', 'config', 'database', 'jobs', 'settings']],
   ]);
   // 2. rmm/: the ground, each area's folders, the top; what rmm/ imports from outside it is in the first picture.
   const inRmm = project(edges, (n) => {

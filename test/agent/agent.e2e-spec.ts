@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, wr
 import type { IncomingMessage } from 'node:http';
 import { hostname as osHostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentPresenceRepository } from '../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
+import { AgentPresenceService } from '../../apps/api/src/rmm/fleet/presence/agent-presence.service';
 import { RmmEvents, RmmEventMap } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { sql } from '../utils/sql';
 import { ROOT, run } from '../utils/processes';
@@ -119,7 +119,7 @@ describe('reference agent (real processes)', () => {
 
     // heartbeat_seconds is 1 on this server: heartbeats arrive and are written as last_seen
     // (flushed here as they come: on a busy machine the first may come later than a second)
-    const presence = t.server.app.get(AgentPresenceRepository);
+    const presence = t.server.app.get(AgentPresenceService);
     await until('a heartbeat to write', async () => (await presence.flush()) >= 1);
 
     // status while `run` holds the connection: it must not take it over (that would close the running one, 4000)
@@ -164,7 +164,7 @@ describe('reference agent (real processes)', () => {
     const agent = startAgent(prefix);
     await waitOnline(agent);
     const detail = await until(`facts from a heartbeat\n${agent.output()}`, async () => {
-      await t.server.app.get(AgentPresenceRepository).flush();
+      await t.server.app.get(AgentPresenceService).flush();
       const body = (await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body;
       return body.total_ram !== null ? body : undefined;
     });

@@ -1,4 +1,4 @@
-import { AgentPresenceRepository } from '../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
+import { AgentPresenceService } from '../../apps/api/src/rmm/fleet/presence/agent-presence.service';
 import { createKey } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
@@ -54,7 +54,7 @@ describe('the bench agent simulator (bench/sim.js)', () => {
     // Heartbeats (every second here) carry the simulator's facts on the first one; the flush writes them.
     // (a heartbeat counted as sent may still be on its way: flush and count until all 20 are written)
     const written = async (): Promise<number> => {
-      await t.server.app.get(AgentPresenceRepository).flush();
+      await t.server.app.get(AgentPresenceService).flush();
       return (await sql<{ n: number }>(t.db.url, `SELECT count(*)::int AS n FROM agents WHERE cpu_model = 'Simulated CPU'`))[0].n;
     };
     await until('the facts of all 20 agents written', async () => (await written()) === 20, 15_000);

@@ -69,6 +69,18 @@ describe('the import rules (docs/architecture.md; npm run lint runs them)', () =
     expect(out).toContain('error ground-imports-no-feature: apps/api/src/common/values.ts → apps/api/src/rmm/rmm-error.surface.ts');
   });
 
+  it('refuse common/ importing the job registry (it registers its loops through the port common/jobs/jobs.ts), and the registry importing a feature', async () => {
+    const d = tree({
+      'apps/api/src/common/rate-limit/limiter.ts': "import { JobRegistry } from '../../jobs/job-registry';\nexport const r = JobRegistry;\n",
+      'apps/api/src/jobs/job-registry.ts': "import { n } from '../rmm/fleet/presence/p';\nexport const JobRegistry = n;\n",
+      'apps/api/src/rmm/fleet/presence/p.ts': 'export const n = 1;\n',
+    });
+    const { code, out } = await cruise(d);
+    expect(code).not.toBe(0);
+    expect(out).toContain('error common-below-jobs: apps/api/src/common/rate-limit/limiter.ts → apps/api/src/jobs/job-registry.ts');
+    expect(out).toContain('error ground-imports-no-feature: apps/api/src/jobs/job-registry.ts → apps/api/src/rmm/fleet/presence/p.ts');
+  });
+
   it("refuse rmm's ground importing an area, and an area importing a higher one (type-only imports too)", async () => {
     const d = tree({
       'apps/api/src/rmm/common/principal.ts': "import type { Agent } from '../fleet/agents/agent';\nexport type P = Agent;\n",

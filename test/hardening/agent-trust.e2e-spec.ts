@@ -1,4 +1,4 @@
-import { AgentPresenceRepository } from '../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
+import { AgentPresenceService } from '../../apps/api/src/rmm/fleet/presence/agent-presence.service';
 import { FakeAgent } from '../utils/fake-agent';
 import { createKey, createTenant } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
@@ -74,7 +74,7 @@ describe('trust the agent channel (issue 18)', () => {
     it('closes one connection with 1011 when handling its message fails (a bug), logs it, and serves everyone else', async () => {
       const { agent: victim } = await connect();
       const { agentId: otherId, agent: other } = await connect();
-      const presence = t.server.app.get(AgentPresenceRepository);
+      const presence = t.server.app.get(AgentPresenceService);
       const heartbeat = presence.heartbeat.bind(presence);
       // a bug in a handler, injected: the heartbeat of this one agent throws
       const bug = jest.spyOn(presence, 'heartbeat').mockImplementation((id, at, facts) => {
@@ -241,7 +241,7 @@ describe('trust the agent channel (issue 18)', () => {
     });
 
     it('stores a lone surrogate as U+FFFD, and a fact PostgreSQL refuses costs only its own row', async () => {
-      const presence = t.server.app.get(AgentPresenceRepository);
+      const presence = t.server.app.get(AgentPresenceService);
       const one = await connect();
       const two = await connect(tenantB);
       await presence.flush();

@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { FakeAgent } from '../utils/fake-agent';
 import { FixedClock } from '../../apps/api/src/common/clock';
 import { AgentGateway } from '../../apps/api/src/rmm/fleet/agent-channel/agent-gateway';
-import { AgentPresenceRepository } from '../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
+import { AgentPresenceService } from '../../apps/api/src/rmm/fleet/presence/agent-presence.service';
 import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { ScriptRunsService } from '../../apps/api/src/rmm/automation/script-runs/script-runs.service';
 import { createTenant } from '../utils/rmm-fixtures';
@@ -110,7 +110,7 @@ describe('agent channel', () => {
     agent.send({ type: 'heartbeat' });
     agent.send({ type: 'heartbeat' });
     await new Promise((r) => setTimeout(r, 100));
-    expect(await t.server.app.get(AgentPresenceRepository).flush()).toBeGreaterThanOrEqual(1); // both heartbeats: one row
+    expect(await t.server.app.get(AgentPresenceService).flush()).toBeGreaterThanOrEqual(1); // both heartbeats: one row
     const [after] = await sql<{ last_seen: Date }>(t.db.url, `SELECT last_seen FROM agents WHERE id = $1`, [Number(agentId)]);
     expect(after.last_seen.getTime()).toBeGreaterThan(before.last_seen.getTime());
     agent.send({ type: 'nonsense' });
@@ -195,7 +195,7 @@ describe('agent channel', () => {
     const { agentId, secret } = await enroll('chan-facts-01');
     const agent = await connect(agentId, secret);
     await agent.next('hello');
-    const presence = t.server.app.get(AgentPresenceRepository);
+    const presence = t.server.app.get(AgentPresenceService);
     await presence.flush();
     const bus = t.server.app.get(RmmEvents);
     const updated: number[] = [];
@@ -360,7 +360,7 @@ describe('agent channel', () => {
       `INSERT INTO script_runs (agent_id, script_name, shell, output, timeout_seconds, status, started_at) VALUES ($1, 'x', 'bash', 'wait', 300, 'running', now()) RETURNING id`,
       [Number(agentId)],
     );
-    t.server.app.get(ScriptRunsService).onApplicationBootstrap(); // what a start does
+    void t.server.app.get(ScriptRunsService).sweepStale(); // what a start does (the job script-runs.stale, at start)
     let rows: Array<{ id: number; status: string }> = [];
     for (let i = 0; i < 50; i++) {
       rows = await sql(t.db.url, `SELECT id, status FROM script_runs WHERE id IN ($1, $2) ORDER BY id`, [stale.id, young.id]);

@@ -17,6 +17,7 @@ import { RmmBusModule } from './rmm/common/bus/bus.module';
 import { RmmBootstrapModule } from './rmm/bootstrap/rmm-bootstrap.service';
 import { RmmModule } from './rmm/rmm.module';
 import { TransactionModule } from './database/transaction-host';
+import { JobsModule } from './jobs/jobs.module';
 import { SettingsModule } from './settings/settings.repository';
 
 /** Modules shared by the HTTP server and the operator CLI. */
@@ -25,6 +26,8 @@ export function coreImports(config: AppConfig, databaseUrl: string, clock?: Cloc
     // A request waits at most DB_POOL_ACQUIRE_TIMEOUT_MS for a connection, then answers 503 (never queues for minutes).
     TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl), extra: { max: config.dbPoolSize, connectionTimeoutMillis: config.dbPoolAcquireTimeoutMs } }),
     TransactionModule,
+    // (early: its shutdown hook then runs after the features' own, which stop their jobs first where order matters)
+    JobsModule,
     SettingsModule,
     ConfigModule.forRoot(config, clock),
     RedisModule,

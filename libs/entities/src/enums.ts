@@ -93,3 +93,11 @@ export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 /** One delivery of one notification to one channel: waiting (or retrying), delivered (2xx, or accepted by SMTP), or given up. */
 export const NOTIFICATION_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type NotificationDeliveryStatus = (typeof NOTIFICATION_DELIVERY_STATUSES)[number];
+
+/** Where a periodic job runs (apps/api/src/jobs): on every instance, or on one instance of the cluster at a time. */
+export const JOB_MODES = ['every-instance', 'cluster-once'] as const;
+export type JobMode = (typeof JOB_MODES)[number];
+
+/** A periodic job's state on one instance: `degraded` after 3 failures in a row, `ok` again after a success. */
+export const JOB_STATES = ['ok', 'degraded'] as const;
+export type JobState = (typeof JOB_STATES)[number];

@@ -9,6 +9,7 @@ import { ClientEntity } from './client.entity';
 import { DeploymentDownloadEntity } from './deployment-download.entity';
 import { DeploymentEntity } from './deployment.entity';
 import { EnrollmentLogEntity } from './enrollment-log.entity';
+import { JobStateEntity } from './job-state.entity';
 import { NotificationChannelEntity } from './notification-channel.entity';
 import { NotificationDeliveryEntity } from './notification-delivery.entity';
 import { OperatorEntity } from './operator.entity';
@@ -38,6 +39,7 @@ export {
   DeploymentDownloadEntity,
   DeploymentEntity,
   EnrollmentLogEntity,
+  JobStateEntity,
   NotificationChannelEntity,
   NotificationDeliveryEntity,
   OperatorEntity,
@@ -87,4 +89,5 @@ export const ALL_ENTITIES = [
   AgentUpdateEntity,
   NotificationChannelEntity,
   NotificationDeliveryEntity,
+  JobStateEntity,
 ];

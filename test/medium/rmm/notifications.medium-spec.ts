@@ -1,6 +1,6 @@
 import { NotificationChannelEntity, NotificationDeliveryEntity } from '@app/entities';
 import { TransactionHost } from '../../../apps/api/src/database/transaction-host';
-import { AgentPresenceRepository } from '../../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
+import { AgentPresenceService } from '../../../apps/api/src/rmm/fleet/presence/agent-presence.service';
 import { AlertsService } from '../../../apps/api/src/rmm/alerting/alerts/alerts.service';
 import { DeliveryWorker } from '../../../apps/api/src/rmm/alerting/notifications/delivery-worker';
 import { EVERY_CLIENT } from '../../../apps/api/src/rmm/common/client-scope';
@@ -100,7 +100,7 @@ describe('notification outbox on PostgreSQL', () => {
 
   it('writes agent.offline and agent.overdue in the statement that changes the status, for every agent of the batch', async () => {
     const c = await channel({ events: ['agent.offline', 'agent.overdue'], minSeverity: 'warning' });
-    const presence = ctx.get(AgentPresenceRepository);
+    const presence = ctx.get(AgentPresenceService);
     const agents = await Promise.all([1, 2].map(() => f.newAgent({ status: 'online', lastSeen: new Date(ctx.clock.now().getTime() - 600_000) })));
     const changed = await presence.markSilent(ctx.clock.now(), 120, 300);
     expect(changed.offline.sort()).toEqual(agents.map((a) => a.id).sort());

@@ -1,4 +1,4 @@
-import { AgentPresenceRepository } from '../../../apps/api/src/rmm/fleet/presence/agent-presence.repository';
+import { AgentPresenceService } from '../../../apps/api/src/rmm/fleet/presence/agent-presence.service';
 import { PresenceConnection } from '../../../apps/api/src/rmm/fleet/presence/presence-rules';
 import { TransactionHost } from '../../../apps/api/src/database/transaction-host';
 import { sql } from '../../utils/sql';
@@ -11,9 +11,9 @@ import { createMediumContext, MediumContext } from '../medium.harness';
  * deadlock it breaks per database (pg_stat_database.deadlocks), so the test reads that counter: a deadlock that
  * the repository's retry would hide (after PostgreSQL's 1 s deadlock_timeout) still shows there.
  */
-describe('AgentPresenceRepository: batched writes side by side', () => {
+describe('AgentPresenceService: batched writes side by side', () => {
   let ctx: MediumContext;
-  let presence: AgentPresenceRepository;
+  let presence: AgentPresenceService;
   let ids: number[];
 
   const deadlocks = async (): Promise<number> => {
@@ -23,7 +23,7 @@ describe('AgentPresenceRepository: batched writes side by side', () => {
 
   beforeAll(async () => {
     ctx = await createMediumContext();
-    presence = ctx.get(AgentPresenceRepository);
+    presence = ctx.get(AgentPresenceService);
     const site = await new MediumFactory(ctx).newSite();
     const rows = await sql<{ id: number }>(
       ctx.db.url,

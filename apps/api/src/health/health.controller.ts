@@ -17,13 +17,14 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: the database is reachable. */
+  /** Readiness: the database is reachable (200, else 503); the jobs failing in a row here, named. */
   @Get('readyz')
   @ApiOkResponse({ type: ReadinessDto })
   @ApiServiceUnavailableResponse({ type: ReadinessDto })
   async readiness(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {
     const up = await this.health.databaseUp();
     reply.code(up ? 200 : 503);
-    return { status: up ? 'ready' : 'unavailable', database: up ? 'up' : 'down' };
+    const degraded = this.health.degradedJobs();
+    return { status: up ? 'ready' : 'unavailable', database: up ? 'up' : 'down', ...(degraded.length > 0 ? { degraded_jobs: degraded } : {}) };
   }
 }

@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { JobRegistry } from '../jobs/job-registry';
 
 @Injectable()
 export class HealthService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly jobs: JobRegistry,
+  ) {}
+
+  /** The names of this instance's degraded periodic jobs (from memory: /readyz costs no query for them). */
+  degradedJobs(): string[] {
+    return this.jobs.degraded();
+  }
 
   /** True when PostgreSQL answers a trivial query within two seconds. */
   async databaseUp(): Promise<boolean> {

@@ -5,6 +5,7 @@ import { AgentsModule } from './fleet/agents/agents.module';
 import { AlertsModule } from './alerting/alerts/alerts.module';
 import { ApiKeysModule } from './access/api-keys/api-keys.module';
 import { AuditModule } from './access/audit/audit.module';
+import { SystemModule } from './access/system/system.module';
 import { ChecksModule } from './automation/checks/checks.module';
 import { ClientsModule } from './tenancy/clients/clients.module';
 import { AccessModule, RmmThrottlerStorageModule } from './access/access.module';
@@ -32,6 +33,7 @@ import { RegistrationModule } from './fleet/agent-registration/registration.modu
     AlertsModule,
     RegistrationModule,
     AuditModule,
+    SystemModule,
     EventsModule,
     NotificationsModule,
   ],

@@ -1,5 +1,6 @@
-import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Logger, Module } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { Jobs } from '../jobs/jobs';
 import { RedisConnections } from '../redis/redis.module';
 
 /** The state of one bucket after a hit or a look. */
@@ -32,10 +33,14 @@ const state = (count: number, limit: number, ttlMs: number): BucketState => ({
   retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
 });
 
-/** One instance: a Map swept of expired windows once a minute. */
-export class MemoryRateLimiter extends RateLimiter implements OnApplicationShutdown {
+/** One instance: a Map swept of expired windows once a minute (the job `rate-limit.sweep`, when `jobs` is given). */
+export class MemoryRateLimiter extends RateLimiter {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
-  private readonly sweeper = setInterval(() => this.sweep(), 60_000).unref();
+
+  constructor(jobs?: Jobs) {
+    super();
+    jobs?.every('rate-limit.sweep', { seconds: 60, mode: 'every-instance' }, () => this.sweep());
+  }
 
   async hit(bucket: string, limit: number, windowMs: number): Promise<BucketState> {
     const now = Date.now();
@@ -56,10 +61,6 @@ export class MemoryRateLimiter extends RateLimiter implements OnApplicationShutd
 
   async reset(bucket: string): Promise<void> {
     this.windows.delete(bucket);
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.sweeper);
   }
 
   private sweep(): void {
@@ -119,8 +120,8 @@ export class RedisRateLimiter extends RateLimiter {
   providers: [
     {
       provide: RateLimiter,
-      inject: [RedisConnections],
-      useFactory: (redis: RedisConnections): RateLimiter => (redis.enabled ? new RedisRateLimiter(redis.shared()) : new MemoryRateLimiter()),
+      inject: [RedisConnections, Jobs],
+      useFactory: (redis: RedisConnections, jobs: Jobs): RateLimiter => (redis.enabled ? new RedisRateLimiter(redis.shared()) : new MemoryRateLimiter(jobs)),
     },
   ],
   exports: [RateLimiter],

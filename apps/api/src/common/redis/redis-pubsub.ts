@@ -1,7 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { DomainError, CommonErrorCode } from '../errors/domain-error';
+import { ThisInstance } from '../instance';
 import { RedisConnections } from './redis-connections';
 import { RedisSettings } from './redis-settings';
 
@@ -17,8 +18,8 @@ export const busUnavailable = (): DomainError => new DomainError(CommonErrorCode
  */
 @Injectable()
 export class RedisPubSub {
-  /** This instance, as the ownership records and the command channels name it. */
-  readonly instanceId = randomUUID();
+  /** This instance, as the ownership records and the command channels name it (ThisInstance: the job registry's too). */
+  readonly instanceId: string;
   private readonly logger = new Logger('redis');
   private publisher?: Redis;
   private subscriber?: Redis;
@@ -27,7 +28,11 @@ export class RedisPubSub {
   constructor(
     private readonly redis: RedisConnections,
     private readonly config: RedisSettings,
-  ) {}
+    // (optional: a unit test that builds one by hand gets an id of its own)
+    @Optional() instance?: ThisInstance,
+  ) {
+    this.instanceId = instance?.id ?? randomUUID();
+  }
 
   /** `name` under this deployment's prefix. */
   key(name: string): string {

@@ -14,7 +14,6 @@ describe('SignInLimits (failed sign-ins per account and per address)', () => {
     limits = new SignInLimits(limiter, config);
   });
   afterEach(() => {
-    limiter.onApplicationShutdown();
     jest.useRealTimers();
   });
 

@@ -4,6 +4,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { WebSocket } from 'ws';
 import { Clock } from '../../common/clock';
 import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
+import { Job, Jobs } from '../../common/jobs/jobs';
 import { originAllowed } from '../../common/http/origin';
 import type { GatewayServer, UpgradeRefusal } from '../../common/ws/gateway-server';
 import { QueueSocket, SendQueue } from '../../common/ws/send-queue';
@@ -106,8 +107,8 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
   readonly clients: AgentClients;
   private readonly agentRows: BatchLoader<number, AgentRow>;
   private readonly off: Array<() => void> = [];
-  private pinger?: NodeJS.Timeout;
-  private rechecker?: NodeJS.Timeout;
+  private readonly pinger: Job;
+  private readonly rechecker: Job;
   private rechecking = false;
 
   constructor(
@@ -118,9 +119,13 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly repo: EventsRepository,
     private readonly config: RuntimeConfig,
     private readonly clock: Clock,
+    jobs: Jobs,
   ) {
     this.clients = new AgentClients((ids) => this.repo.clientsOf(ids));
     this.agentRows = new BatchLoader((ids) => this.repo.agentRows(ids), AGENT_READ_BATCH);
+    // Both on every instance: they act on the subscribers this instance holds.
+    this.pinger = jobs.every('events.ping', { seconds: PING_MS / 1000, mode: 'every-instance' }, () => this.ping());
+    this.rechecker = jobs.every('events.recheck', { seconds: RECHECK_MS / 1000, mode: 'every-instance' }, () => this.recheck());
   }
 
   onApplicationBootstrap(): void {
@@ -136,8 +141,6 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
         sessionId === null ? this.closePrincipal(principalKey({ kind: 'operator', id: operatorId })) : this.closeSession(sessionId),
       ),
     );
-    this.pinger = setInterval(() => this.ping(), PING_MS).unref();
-    this.rechecker = setInterval(() => void this.recheck(), RECHECK_MS).unref();
   }
 
   /** A gateway's endpoint: at shutdown it stops accepting before the subscribers are closed. */
@@ -147,8 +150,7 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
 
   /** SIGTERM: every subscriber is told the server is going (1001), and dropped if it does not answer soon. */
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.pinger);
-    clearInterval(this.rechecker);
+    await Promise.all([this.pinger.stop(), this.rechecker.stop()]);
     for (const off of this.off.splice(0)) off();
     // New upgrades are answered 503; those being admitted complete (and hear 1001) before this goes on.
     await Promise.all(this.endpoints.map((e) => e.stopAccepting()));
@@ -369,7 +371,8 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
   /**
    * Every RECHECK_MS: keys past their expiry (by the clock), keys revoked or deleted, console sessions ended (also
    * on another instance, whose apikey.revoked or operator.sessions.ended this one may not hear), past their end or
-   * idle past RMM_SESSION_IDLE_MINUTES, and agents deleted close their subscribers.
+   * idle past RMM_SESSION_IDLE_MINUTES, and agents deleted close their subscribers. A failure (the database) is
+   * the job's to count and log: the next recheck asks again.
    */
   async recheck(): Promise<void> {
     if (this.rechecking || this.byCaller.size === 0) return;
@@ -392,8 +395,6 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
       for (const agentId of await this.repo.missingAgents([...this.byAgent.keys()])) {
         for (const sub of [...(this.byAgent.get(agentId) ?? [])]) this.close(sub, EVENTS_CLOSE.agentDeleted);
       }
-    } catch (err) {
-      this.logger.warn(`events recheck failed: ${(err as Error).message}`);
     } finally {
       this.rechecking = false;
     }

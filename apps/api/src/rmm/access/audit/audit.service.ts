@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AuditLogEntity } from '@app/entities';
+import { Job, Jobs } from '../../../common/jobs/jobs';
 import { Page } from '../../common/pagination.dto';
 import { AuditEntry } from './audit-entry';
 import { AuditFilter, AuditRepository } from './audit.repository';
@@ -19,20 +20,26 @@ export type PendingAuditEntry = AuditEntry & { keyHash?: string };
 
 /**
  * Writes the audit log without slowing requests: the HTTP hook queues a row after the answer is sent, and
- * the queue is written in one INSERT every AUDIT_FLUSH_MS (or when a batch is full, or at shutdown). A write
+ * the queue is written in one INSERT every AUDIT_FLUSH_MS (the job `audit.flush`; or when a batch is full, or at shutdown). A write
  * that fails is logged at error level with its rows (they hold no secret), never thrown.
  */
 @Injectable()
 export class AuditService implements OnApplicationShutdown {
   private readonly logger = new Logger('audit');
   private queue: PendingAuditEntry[] = [];
-  private writing: Promise<void> = Promise.resolve();
+  private writing: Promise<unknown> = Promise.resolve();
   private dropped = 0;
-  private readonly timer: NodeJS.Timeout;
+  private readonly flusher: Job;
 
-  constructor(private readonly repo: AuditRepository) {
-    this.timer = setInterval(() => void this.flush(), AUDIT_FLUSH_MS);
-    this.timer.unref();
+  constructor(
+    private readonly repo: AuditRepository,
+    jobs: Jobs,
+  ) {
+    // Every instance: the queue is this instance's memory.
+    this.flusher = jobs.every('audit.flush', { seconds: AUDIT_FLUSH_MS / 1000, mode: 'every-instance' }, async () => {
+      const lost = await this.flush();
+      if (lost > 0) throw new Error(`${lost} audit rows not written (logged with their content)`);
+    });
   }
 
   /** Queues a row; never throws and never waits. */
@@ -45,10 +52,11 @@ export class AuditService implements OnApplicationShutdown {
     if (this.queue.length >= AUDIT_BATCH_SIZE) void this.flush();
   }
 
-  /** Writes everything queued so far (after any write under way); resolves when done, never rejects. */
-  flush(): Promise<void> {
-    this.writing = this.writing.then(() => this.writeQueued());
-    return this.writing;
+  /** Writes everything queued so far (after any write under way); resolves when done (to the rows it could not write), never rejects. */
+  flush(): Promise<number> {
+    const run = this.writing.then(() => this.writeQueued());
+    this.writing = run;
+    return run;
   }
 
   /** Writes one row now (the CLI, which exits right after); throws when the database refuses it. */
@@ -63,11 +71,12 @@ export class AuditService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
+    await this.flusher.stop();
     await this.flush();
   }
 
-  private async writeQueued(): Promise<void> {
+  private async writeQueued(): Promise<number> {
+    let lost = 0;
     if (this.dropped > 0) {
       this.logger.error(`audit queue full: ${this.dropped} audit rows were dropped`);
       this.dropped = 0;
@@ -79,8 +88,10 @@ export class AuditService implements OnApplicationShutdown {
       } catch (err) {
         const rows = batch.map(({ keyHash: _hash, ...row }) => row);
         this.logger.error({ msg: 'audit_log insert failed', err: (err as Error).message, rows });
+        lost += rows.length;
       }
     }
+    return lost;
   }
 
   /** Names the keys of refused requests (one query per batch); an unknown secret stays anonymous. */

@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Job, Jobs } from '../../../common/jobs/jobs';
 import { packageVersion } from '../../../config/app-config';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { RmmEventName, RmmEvents } from '../../common/bus/rmm-events';
@@ -15,7 +16,7 @@ export const POLL_MS = 1_000;
  */
 export const LEASE_SECONDS = Math.ceil((6 * WEBHOOK_TIMEOUT_MS) / 1000);
 
-/** Finished deliveries are kept this many days (GET …/deliveries/), then deleted by PRUNE_EVERY_MS passes. */
+/** Finished deliveries are kept this many days (GET …/deliveries/), then deleted by PRUNE_EVERY_MS passes (once across the cluster). */
 export const KEEP_DELIVERIES_DAYS = 30;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_BATCH = 10_000;
@@ -40,28 +41,30 @@ const WAKE_ON: RmmEventName[] = ['alert.created', 'alert.resolved', 'alert.ackno
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('notifications');
   private readonly inFlight = new Set<Promise<void>>();
-  private timer?: NodeJS.Timeout;
+  private readonly poll: Job;
+  private readonly pruner: Job;
   private offs: Array<() => void> = [];
-  private running = false;
-  private again = false;
   private stopped = false;
   /** Delivered attempts waiting to be recorded (recordDelivered). */
   private readonly delivered: Array<{ row: { id: string; attempts: number; statusCode: number | null }; resolve: () => void; reject: (err: Error) => void }> = [];
   private recording = false;
   private gather?: NodeJS.Timeout;
-  private pruner?: NodeJS.Timeout;
 
   constructor(
     private readonly repo: NotificationsRepository,
     private readonly senders: NotificationSenders,
     private readonly events: RmmEvents,
     private readonly config: RuntimeConfig,
-  ) {}
+    jobs: Jobs,
+  ) {
+    // Every instance: each claims for its own free slots (SKIP LOCKED spreads the rows). A wake runs it at once.
+    this.poll = jobs.every('notifications.poll', { seconds: POLL_MS / 1000, mode: 'every-instance' }, () => this.fill());
+    // Once across the cluster: a DELETE over every delivery.
+    this.pruner = jobs.every('notifications.prune', { seconds: PRUNE_EVERY_MS / 1000, mode: 'cluster-once' }, () => this.prune());
+  }
 
   onApplicationBootstrap(): void {
     this.offs = WAKE_ON.map((e) => this.events.on(e, () => this.wake(), { local: true }));
-    this.timer = setInterval(() => this.wake(), POLL_MS).unref();
-    this.pruner = setInterval(() => void this.prune().catch((err: Error) => this.logger.warn(`old notification deliveries not pruned: ${err.message}`)), PRUNE_EVERY_MS).unref();
     this.wake();
   }
 
@@ -69,16 +72,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     for (const off of this.offs) off();
-    clearInterval(this.timer);
-    clearInterval(this.pruner);
     clearTimeout(this.gather);
+    await Promise.all([this.poll.stop(), this.pruner.stop()]);
     // Attempts under way end (each within its timeout); what they do not record, their lease gives back.
     await Promise.allSettled([...this.inFlight]);
   }
 
   /**
-   * Deletes finished deliveries older than KEEP_DELIVERIES_DAYS, a batch at a time (every instance does it; a row
-   * deleted by another is simply not found). How many it deleted.
+   * Deletes finished deliveries older than KEEP_DELIVERIES_DAYS, a batch at a time (one instance does it, the job's
+   * leader; a row deleted by another run meanwhile is simply not found). How many it deleted.
    */
   async prune(): Promise<number> {
     let total = 0;
@@ -89,23 +91,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  /** Claims and starts what is due now, unless a claim is running (then once more after it). */
+  /** Claims and starts what is due now, unless a claim is running (then once more after it): the job's run, now. */
   wake(): void {
     if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void this.fill()
-      .catch((err: Error) => this.logger.warn(`notification deliveries not claimed: ${err.message}`))
-      .finally(() => {
-        this.running = false;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    void this.poll.runNow();
   }
 
   private async fill(): Promise<void> {

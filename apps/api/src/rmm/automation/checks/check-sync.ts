@@ -1,7 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Jobs } from '../../../common/jobs/jobs';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { AgentChannel, LocalAgentChannel } from '../../fleet/agent-channel/agent-channel';
-import { AgentPresenceRepository } from '../../fleet/presence/agent-presence.repository';
+import { AgentPresenceService } from '../../fleet/presence/agent-presence.service';
 import { ScriptsService } from '../scripts/scripts.service';
 import { CheckToRun, ChecksRepository, EMPTY_LIST_FINGERPRINT } from './checks.repository';
 import { SentLists } from './sent-lists';
@@ -33,12 +34,12 @@ export function toSyncedCheck(c: CheckToRun): SyncedCheck {
 
 /**
  * Keeps each connected agent's list of checks current: the whole list (`checks.sync`) when its channel
- * connects (told directly by AgentPresenceRepository on the instance the agent connected to, never through
+ * connects (told directly by AgentPresenceService on the instance the agent connected to, never through
  * pub/sub), and again whenever one of its checks is created, changed or deleted, or the script of one of its
  * script checks changes, whichever instance the change came through (with several instances the AgentChannel
  * reaches the agent on the instance that holds it). The agents of one connect batch have their lists read in one
  * SELECT (`agent_id = ANY($1)`), so a reconnect storm costs a few statements. Every RMM_RECONCILE_SECONDS each
- * instance compares the fingerprint of each held agent's list with the one it last sent it (SentLists; one
+ * instance (the job `checks.reconcile`, on every instance: it compares what it sent to the agents it holds) compares the fingerprint of each held agent's list with the one it last sent it (SentLists; one
  * statement per 5,000 agents, no script bodies read) and sends again the lists that changed: a change whose
  * message was lost (another instance's notify over Redis) reaches the agent within one period.
  */
@@ -50,17 +51,19 @@ export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown 
   private readonly sending = new Map<number, { again: boolean }>();
   /** What each connection held here was last sent. */
   private readonly sent = new SentLists();
-  private timer?: NodeJS.Timeout;
   private reconciling?: Promise<unknown>;
 
   constructor(
     private readonly repo: ChecksRepository,
     private readonly channel: AgentChannel,
     private readonly local: LocalAgentChannel,
-    private readonly presence: AgentPresenceRepository,
+    private readonly presence: AgentPresenceService,
     private readonly scripts: ScriptsService,
-    private readonly config: RuntimeConfig,
-  ) {}
+    config: RuntimeConfig,
+    jobs: Jobs,
+  ) {
+    jobs.every('checks.reconcile', { seconds: config.reconcileSeconds, mode: 'every-instance' }, () => this.reconcile());
+  }
 
   onApplicationBootstrap(): void {
     this.off.push(
@@ -69,12 +72,10 @@ export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown 
       this.local.watch({ attached: (agentId) => this.sent.forget(agentId), detached: (agentId) => this.sent.forget(agentId) }),
       this.scripts.onChanged((scriptId) => void this.scriptChanged(scriptId).catch((err: Error) => this.logger.warn(`checks of script ${scriptId} not re-sent: ${err.message}`))),
     );
-    this.timer = setInterval(() => void this.reconcile().catch((err: Error) => this.logger.warn(`check lists not reconciled: ${err.message}`)), this.config.reconcileSeconds * 1000).unref();
   }
 
   onApplicationShutdown(): void {
     for (const off of this.off.splice(0)) off();
-    clearInterval(this.timer);
   }
 
   /**

@@ -1,12 +1,13 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../../../common/clock';
+import { Job, Jobs } from '../../../common/jobs/jobs';
 import { LocalAgentChannel } from '../../fleet/agent-channel/agent-channel';
-import { AgentPresenceRepository } from '../../fleet/presence/agent-presence.repository';
+import { AgentPresenceService } from '../../fleet/presence/agent-presence.service';
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { ScriptRunsRepository } from './script-runs.repository';
 import { ScriptRunsService } from './script-runs.service';
 
-/** How often each instance expires queued runs and looks for held agents with queued runs (a missed connect). */
+/** How often queued runs past their expiry are expired (once across the cluster), and each instance looks for held agents with queued runs (a missed connect). */
 export const RUN_QUEUE_SWEEP_MS = 3_000;
 /** The most agents one statement asks about. */
 const SWEEP_BATCH = 5_000;
@@ -14,13 +15,13 @@ const SWEEP_BATCH = 5_000;
 /**
  * The offline command queue's sender. Queued runs are rows (script_runs, status queued), so they survive a
  * restart; they are sent by the instance that holds the agent's connection, never by another: when the agent
- * connects there (AgentPresenceRepository's `connected`, told on that instance only), when a run is queued for an
+ * connects there (AgentPresenceService's `connected`, told on that instance only), when a run is queued for an
  * agent it holds (script.queued: the agent connected between the check and the insert), and every
- * RUN_QUEUE_SWEEP_MS for any held agent with a queued run (a missed hook). Per agent, one drain at a time on this
+ * RUN_QUEUE_SWEEP_MS for any held agent with a queued run (a missed hook: the job `run-queue.held`, every instance). Per agent, one drain at a time on this
  * instance, and in the database one claim at a time (ScriptRunsRepository.claimNext, under the agent's advisory
  * lock): the oldest queued run first, the next only once the previous has ended, each exactly once whatever
- * the number of instances. The sweep also marks runs past their expires_at `expired` (claimNext does too, so one
- * is never sent late).
+ * the number of instances. Runs past their expires_at become `expired` (the cluster-once job `run-queue.expire`;
+ * claimNext does it too, so one is never sent late).
  */
 @Injectable()
 export class RunQueue implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -28,7 +29,7 @@ export class RunQueue implements OnApplicationBootstrap, OnApplicationShutdown {
   /** Agents being drained here; `again`: asked again meanwhile, look once more before stopping. */
   private readonly draining = new Map<number, { again: boolean; done: Promise<void> }>();
   private readonly off: Array<() => void> = [];
-  private timer?: NodeJS.Timeout;
+  private readonly jobs: Job[];
   private sweeping?: Promise<void>;
   private stopped = false;
 
@@ -36,10 +37,18 @@ export class RunQueue implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly repo: ScriptRunsRepository,
     private readonly runs: ScriptRunsService,
     private readonly local: LocalAgentChannel,
-    private readonly presence: AgentPresenceRepository,
+    private readonly presence: AgentPresenceService,
     private readonly events: RmmEvents,
     private readonly clock: Clock,
-  ) {}
+    jobs: Jobs,
+  ) {
+    this.jobs = [
+      // Once across the cluster: one UPDATE over every queued run.
+      jobs.every('run-queue.expire', { seconds: RUN_QUEUE_SWEEP_MS / 1000, mode: 'cluster-once' }, () => this.repo.expire(this.clock.now())),
+      // Every instance: the agents it holds.
+      jobs.every('run-queue.held', { seconds: RUN_QUEUE_SWEEP_MS / 1000, mode: 'every-instance' }, () => this.kickQueued([...this.local.held()], true)),
+    ];
+  }
 
   onApplicationBootstrap(): void {
     this.stopped = false;
@@ -49,17 +58,15 @@ export class RunQueue implements OnApplicationBootstrap, OnApplicationShutdown {
       // Every instance hears it; only the one holding the agent acts (kick).
       this.events.on('script.queued', (e) => this.kick(e.agentId)),
     );
-    clearInterval(this.timer);
-    this.timer = setInterval(() => void this.sweep(), RUN_QUEUE_SWEEP_MS).unref();
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
     for (const off of this.off.splice(0)) off();
+    await Promise.all(this.jobs.map((job) => job.stop()));
   }
 
-  /** One sweep now (one at a time): expiry, then a drain for every held agent with a queued run. */
+  /** One sweep now (one at a time): expiry, then a drain for every held agent with a queued run (both jobs' work, for tests). */
   sweep(): Promise<void> {
     if (this.sweeping) return this.sweeping;
     this.sweeping = this.sweepNow()
@@ -73,14 +80,17 @@ export class RunQueue implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.kickQueued([...this.local.held()]);
   }
 
-  /** Of these agents, those with a queued run get a drain (one statement per SWEEP_BATCH agents). */
-  private async kickQueued(agentIds: number[]): Promise<void> {
+  /**
+   * Of these agents, those with a queued run get a drain (one statement per SWEEP_BATCH agents). A failure is logged
+   * (the job run-queue.held asks again within RUN_QUEUE_SWEEP_MS), or thrown to that job (`rethrow`) to be counted.
+   */
+  private async kickQueued(agentIds: number[], rethrow = false): Promise<void> {
     try {
       for (let i = 0; i < agentIds.length && !this.stopped; i += SWEEP_BATCH) {
         for (const agentId of await this.repo.withQueued(agentIds.slice(i, i + SWEEP_BATCH))) this.kick(agentId);
       }
     } catch (err) {
-      // (the sweep asks again within RUN_QUEUE_SWEEP_MS)
+      if (rethrow) throw err;
       this.logger.warn(`queued runs not looked up: ${(err as Error).message}`);
     }
   }

@@ -1,9 +1,10 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ScriptEntity, ScriptOutputMode, ScriptRunEntity } from '@app/entities';
 import { ClientScope } from '../../common/client-scope';
 import { clientFilter, Principal } from '../../common/principal';
 import { Clock } from '../../../common/clock';
 import { DomainError, fieldInvalid, notFound } from '../../../common/errors/domain-error';
+import { Jobs } from '../../../common/jobs/jobs';
 import { pgText } from '../../../common/values';
 import { AgentChannel, AgentCommands } from '../../fleet/agent-channel/agent-channel';
 import { AgentsErrorCode } from '../../fleet/agent-channel/agent-channel.errors';
@@ -42,9 +43,8 @@ export type ServerRunResult =
  * is now, and an expiry) and RunQueue sends it when the agent connects (run-queue.ts).
  */
 @Injectable()
-export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ScriptRunsService {
   private readonly logger = new Logger('script-runs');
-  private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly repo: ScriptRunsRepository,
@@ -53,18 +53,16 @@ export class ScriptRunsService implements OnApplicationBootstrap, OnApplicationS
     private readonly events: RmmEvents,
     private readonly agents: AgentsService,
     private readonly scripts: ScriptsService,
-  ) {}
-
-  /** At start and every minute: runs left open by a server that died are marked interrupted. */
-  onApplicationBootstrap(): void {
-    const sweep = (): void => void this.repo.interruptStale(this.clock.now()).catch((err: Error) => this.logger.warn(`stale-run sweep failed: ${err.message}`));
-    sweep();
-    clearInterval(this.sweeper);
-    this.sweeper = setInterval(sweep, STALE_SWEEP_MS).unref();
+    jobs: Jobs,
+  ) {
+    // At start and every minute, once across the cluster (one UPDATE over every run): runs left open by a server
+    // that died are marked interrupted.
+    jobs.every('script-runs.stale', { seconds: STALE_SWEEP_MS / 1000, mode: 'cluster-once', atStart: true }, () => this.sweepStale());
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.sweeper);
+  /** Runs left open by a server that died (past their time-out and a margin) are marked interrupted; how many. */
+  sweepStale(): Promise<number> {
+    return this.repo.interruptStale(this.clock.now());
   }
 
   /**

@@ -1,10 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
+import { Jobs } from '../../../common/jobs/jobs';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { AgentChannel } from '../../fleet/agent-channel/agent-channel';
 import { RmmEvents } from '../../common/bus/rmm-events';
 
-/** How often a waiting run asks whether its agent is back (an agent.online event answers sooner). */
+/** How often the waiting runs ask whether their agent is back (an agent.online event answers sooner). */
 const POLL_MS = 1_000;
 
 /**
@@ -19,12 +20,18 @@ const POLL_MS = 1_000;
 export class AgentReconnection implements OnApplicationBootstrap {
   private readonly logger = new Logger('tasks');
   private startedAt = performance.now();
+  /** The runs waiting here, each its own check of its agent. */
+  private readonly waiting = new Set<() => void>();
 
   constructor(
     private readonly channel: AgentChannel,
     private readonly events: RmmEvents,
     private readonly config: RuntimeConfig,
-  ) {}
+    jobs: Jobs,
+  ) {
+    // Every instance: one poll for all the runs waiting here (with none, a tick costs nothing).
+    jobs.every('tasks.reconnection-poll', { seconds: POLL_MS / 1000, mode: 'every-instance' }, () => this.waiting.forEach((check) => check()));
+  }
 
   onApplicationBootstrap(): void {
     this.startedAt = performance.now();
@@ -45,7 +52,7 @@ export class AgentReconnection implements OnApplicationBootstrap {
         if (settled) return;
         settled = true;
         off();
-        clearInterval(poll);
+        this.waiting.delete(check);
         clearTimeout(deadline);
         stop.removeEventListener('abort', abort);
         resolve(online);
@@ -56,7 +63,8 @@ export class AgentReconnection implements OnApplicationBootstrap {
           () => undefined, // (Redis unreachable a moment: the next poll asks again)
         );
       const off = this.events.on('agent.online', (e) => e.agentId === agentId && check());
-      const poll = setInterval(check, POLL_MS);
+      this.waiting.add(check);
+      // (a timer that bounds this one wait)
       const deadline = setTimeout(() => settle(false), left);
       const abort = (): void => settle(false);
       stop.addEventListener('abort', abort);

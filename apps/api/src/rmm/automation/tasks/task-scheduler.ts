@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../../../common/clock';
+import { Job, Jobs } from '../../../common/jobs/jobs';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { TransactionHost } from '../../../database/transaction-host';
 import { AlertsService } from '../../alerting/alerts/alerts.service';
@@ -19,7 +20,8 @@ export const TASK_FAILURE_SEVERITY = 'warning';
 const cap = (text: string): { text: string; truncated: boolean } => ({ text: text.slice(0, RUN_OUTPUT_CAP), truncated: text.length > RUN_OUTPUT_CAP });
 
 /**
- * Tasks that fire: every RMM_TASK_TICK_MS each instance claims the tasks that are due in PostgreSQL (one
+ * Tasks that fire: every RMM_TASK_TICK_MS each instance (the job `tasks.claim`, on every instance: each claims for
+ * its own free slots, and SKIP LOCKED spreads the due tasks over them) claims the tasks that are due in PostgreSQL (one
  * transaction: lock the due rows FOR UPDATE SKIP LOCKED, insert each one's task_runs row, advance next_run_at
  * past both the due time and now), then runs their scripts on their agents outside the transaction. A due time
  * has at most one run whatever the number of instances (the lock, and UQ_task_runs_due), and no timer in
@@ -28,8 +30,8 @@ const cap = (text: string): { text: string; truncated: boolean } => ({ text: tex
 @Injectable()
 export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('tasks');
-  private timer?: NodeJS.Timeout;
-  private sweeper?: NodeJS.Timeout;
+  private readonly claimer: Job;
+  private readonly sweeper: Job;
   private ticking?: Promise<void>;
   private stopped = false;
   /** Aborted at shutdown: runs still waiting for their agent after the start (agent-reconnection.ts) stop waiting. */
@@ -47,16 +49,16 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
     private readonly config: RuntimeConfig,
     private readonly reconnection: AgentReconnection,
     private readonly outbox: NotificationOutbox,
-  ) {}
+    jobs: Jobs,
+  ) {
+    this.claimer = jobs.every('tasks.claim', { seconds: config.taskTickMs / 1000, mode: 'every-instance' }, () => this.tick());
+    // At start and every minute, once across the cluster: runs left `running` by a server that died.
+    this.sweeper = jobs.every('tasks.stale-runs', { seconds: STALE_SWEEP_MS / 1000, mode: 'cluster-once', atStart: true }, () => this.sweep());
+  }
 
   onApplicationBootstrap(): void {
     this.stopped = false;
     this.stopping = new AbortController();
-    const sweep = (): void => void this.sweep().catch((err: Error) => this.logger.warn(`stale task-run sweep failed: ${err.message}`));
-    sweep();
-    clearInterval(this.sweeper);
-    this.sweeper = setInterval(sweep, STALE_SWEEP_MS).unref();
-    this.schedule();
   }
 
   /**
@@ -65,8 +67,7 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    clearInterval(this.sweeper);
+    await Promise.all([this.claimer.stop(), this.sweeper.stop()]);
     await this.ticking;
     const now = this.clock.now();
     const carried = [...this.inFlight.values()];
@@ -91,16 +92,6 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
   /** Resolves when every run this instance carries has finished (tests). */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight.values()].map((f) => f.done));
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      void this.tick()
-        .catch((err: Error) => this.logger.warn(`task claim failed: ${err.message}`))
-        .finally(() => this.schedule());
-    }, this.config.taskTickMs).unref();
   }
 
   private async claimAndStart(): Promise<void> {

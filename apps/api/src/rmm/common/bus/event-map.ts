@@ -21,7 +21,7 @@ export interface RmmEventMap {
   /** The agent refused the offered version (bad signature or hash, download failed) or rolled it back, or never came back on it. */
   'agent.update_failed': { agentId: number; version: string; error: string };
   /**
-   * A channel of the agent connected and was given this connection_epoch (AgentPresenceRepository): any
+   * A channel of the agent connected and was given this connection_epoch (AgentPresenceService): any
    * instance holding an older connection of the agent closes it (4000). Not relayed to subscribers; a lost one is
    * harmless (the older connection's writes name an older epoch and change nothing; docs/decisions.md, "Who owns
    * each state").

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { Jobs } from '../../../common/jobs/jobs';
 import { RedisConnections } from '../../../common/redis/redis.module';
 import { RedisPubSub } from '../../../common/redis/redis-pubsub';
 import { AgentChannel, LocalAgentChannel } from './agent-channel';
@@ -18,8 +19,9 @@ import { RedisAgentChannel } from './redis-agent-channel';
     LocalAgentChannel,
     {
       provide: AgentChannel,
-      inject: [RedisConnections, LocalAgentChannel, RedisPubSub],
-      useFactory: (redis: RedisConnections, local: LocalAgentChannel, bus: RedisPubSub): AgentChannel => (redis.enabled ? new RedisAgentChannel(local, bus) : local),
+      inject: [RedisConnections, LocalAgentChannel, RedisPubSub, Jobs],
+      useFactory: (redis: RedisConnections, local: LocalAgentChannel, bus: RedisPubSub, jobs: Jobs): AgentChannel =>
+        redis.enabled ? new RedisAgentChannel(local, bus, jobs) : local,
     },
     AgentGateway,
   ],

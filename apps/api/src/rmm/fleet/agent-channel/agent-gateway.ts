@@ -6,13 +6,14 @@ import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
 import { CLOSE_CODES, LogBudget } from '@app/protocol';
 import { Clock } from '../../../common/clock';
+import { Job, Jobs } from '../../../common/jobs/jobs';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { parseId } from '../../../common/values';
 import { GatewayServer } from '../../../common/ws/gateway-server';
 import { closeSocket, contextOf, refuseMessage } from '../../../common/ws/ws-connection';
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
-import { AgentPresenceRepository } from '../presence/agent-presence.repository';
+import { AgentPresenceService } from '../presence/agent-presence.service';
 import { AgentErrorMessage, CheckResultMessage, HeartbeatMessage, parseAgentMessage, ResultMessage, ScriptOutputMessage, UpdateFailedMessage } from './agent-protocol';
 import { parseHeartbeatFacts } from './heartbeat-facts-parser';
 import { PingRounds } from './ping-rounds';
@@ -48,7 +49,8 @@ const BURST_SECONDS = 5;
  * `hello` is held (its socket corked) until the agent's first `checks.sync`, which the check sync sends right
  * after the connect is written, so both go out in one write: in a reconnect storm that is one system call and
  * one wake-up of the agent fewer per agent (a write on loopback costs the writer the receiver's delivery too).
- * At most this long: whatever holds the list up, `hello` goes out.
+ * At most this long: whatever holds the list up, `hello` goes out (one timer, at the oldest held hello's deadline:
+ * a bound on that operation, not a periodic job, so an instance with nothing held has no timer).
  */
 const HELLO_HOLD_MS = 50;
 
@@ -69,7 +71,7 @@ export const CLOSE = {
  * `Authorization: Bearer <agent secret>`; 401 otherwise). Each message is held to the connection's rate and
  * validated against its type's schema (agent-protocol.ts) by the adapter, then handed to the
  * `@SubscribeMessage` handler of its type; a handler that throws closes that connection (1011). It attaches
- * the connection to the LocalAgentChannel (commands out, answers in) and tells AgentPresenceRepository, which owns
+ * the connection to the LocalAgentChannel (commands out, answers in) and tells AgentPresenceService, which owns
  * the agent's status and announces its changes: the connect, each heartbeat, the close, each with its connection.
  */
 @WebSocketGateway({ path: AGENT_WS_PATH, maxPayload: MAX_MESSAGE_BYTES })
@@ -92,22 +94,33 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   private server?: Server;
   /** Its endpoint on the HTTP server (GatewayServer: path, authentication, upgrades); none in the CLI's context. */
   private endpoint?: GatewayServer<number>;
-  private pinger?: NodeJS.Timeout;
   /** Sockets whose `hello` is held for their first checks.sync (HELLO_HOLD_MS), with the time it was held. */
   private readonly held = new Map<WebSocket, number>();
-  private holdTimer?: NodeJS.Timeout;
-  private sweeper?: NodeJS.Timeout;
+  private readonly pinger: Job;
+  /** Fires at the deadline of the oldest held `hello` (none while nothing is held). */
+  private holdDeadline?: NodeJS.Timeout;
   private offRegistered?: () => void;
   private offConnected?: () => void;
+  private offSilent?: () => void;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly channel: LocalAgentChannel,
-    private readonly presence: AgentPresenceRepository,
+    private readonly presence: AgentPresenceService,
     private readonly events: RmmEvents,
     private readonly clock: Clock,
     private readonly config: RuntimeConfig,
-  ) {}
+    jobs: Jobs,
+  ) {
+    // Every instance (its sockets). One slot of connections per tick (PingRounds): each pinged every PING_MS, dropped
+    // at its next visit when its ping went unanswered, so a frozen agent's connection goes 30 to 60 s after its last
+    // answer.
+    this.pinger = jobs.every('agent-channel.ping', { seconds: PING_MS / PING_SLICES / 1000, mode: 'every-instance' }, () => {
+      const { ping, drop } = this.pings.visit();
+      for (const ws of drop) ws.terminate();
+      for (const ws of ping) if (ws.readyState === WebSocket.OPEN) ws.ping();
+    });
+  }
 
   /**
    * The adapter's endpoint for /agent/v1/ws (on the server's one upgrade router, beside the events WebSocket):
@@ -157,28 +170,18 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
       const conn = this.presence.connectionOf(agentId);
       if (ws && conn && superseded(conn, epoch)) closeAgent(ws, CLOSE.replaced);
     });
-    // One slot of connections per tick (PingRounds): each pinged every PING_MS, dropped at its next visit when its
-    // ping went unanswered, so a frozen agent's connection goes 30 to 60 s after its last answer.
-    this.pinger = setInterval(() => {
-      const { ping, drop } = this.pings.visit();
-      for (const ws of drop) ws.terminate();
-      for (const ws of ping) if (ws.readyState === WebSocket.OPEN) ws.ping();
-    }, PING_MS / PING_SLICES).unref();
-    // Silence is checked at least once a heartbeat (and every 15 s at most), so an agent whose connection stays
-    // open but says nothing is offline at most RMM_AGENT_OFFLINE_AFTER_SECONDS + one heartbeat after its last one.
-    const every = Math.min(15, this.config.agentHeartbeatSeconds, Math.max(1, Math.floor(this.config.agentOfflineAfterSeconds / 4))) * 1000;
-    this.sweeper = setInterval(() => void this.sweepSilent().catch((err: Error) => this.logger.warn(`status sweep failed: ${err.message}`)), every).unref();
+    // An agent this instance's silence sweep turned offline: a connection still held for it is dead (its close
+    // changes nothing more).
+    this.offSilent = this.presence.listen({ silent: (ids) => ids.forEach((agentId) => this.sockets.get(agentId)?.terminate()) });
   }
 
   /**
-   * Agents silent for RMM_AGENT_OFFLINE_AFTER_SECONDS become offline (a connection this instance still holds
-   * for one is dropped: it is dead), silent for RMM_AGENT_OVERDUE_AFTER_SECONDS overdue; each change announced
-   * (by AgentPresenceRepository, once).
+   * The silence sweep now (presence's job presence.silence-sweep): agents silent for RMM_AGENT_OFFLINE_AFTER_SECONDS
+   * become offline (a connection this instance still holds for one is dropped: it is dead), silent for
+   * RMM_AGENT_OVERDUE_AFTER_SECONDS overdue; each change announced (by AgentPresenceService, once).
    */
-  async sweepSilent(): Promise<{ offline: number[]; overdue: number[] }> {
-    const changed = await this.presence.markSilent(this.clock.now(), this.config.agentOfflineAfterSeconds, this.config.agentOverdueAfterSeconds);
-    for (const agentId of changed.offline) this.sockets.get(agentId)?.terminate(); // (its close changes nothing more)
-    return changed;
+  sweepSilent(): Promise<{ offline: number[]; overdue: number[] }> {
+    return this.presence.sweepSilent();
   }
 
   /**
@@ -186,12 +189,13 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
    * server is going (1001: it reconnects after a random 1–5 s, to whichever instance listens), heartbeats are written.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.pinger);
-    clearInterval(this.sweeper);
+    await this.pinger.stop();
+    clearTimeout(this.holdDeadline);
     this.agentErrors.flush();
     this.releaseHeld(Infinity);
     this.offRegistered?.();
     this.offConnected?.();
+    this.offSilent?.();
     // New upgrades are answered 503; those being authenticated complete (and hear 1001) before this goes on.
     await this.endpoint?.stopAccepting();
     for (const ws of this.sockets.values()) closeAgent(ws, CLOSE.shuttingDown);
@@ -278,7 +282,15 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     if (!socket || this.held.has(ws)) return;
     socket.cork();
     this.held.set(ws, Date.now());
-    this.holdTimer ??= setInterval(() => this.releaseHeld(HELLO_HOLD_MS), HELLO_HOLD_MS / 2).unref();
+    this.holdDeadline ??= setTimeout(() => this.releaseDue(), HELLO_HOLD_MS).unref();
+  }
+
+  /** The oldest held `hello`'s deadline: what is due goes out; the next deadline, if any is still held, is set. */
+  private releaseDue(): void {
+    this.holdDeadline = undefined;
+    this.releaseHeld(HELLO_HOLD_MS);
+    const oldest = this.held.values().next();
+    if (!oldest.done) this.holdDeadline = setTimeout(() => this.releaseDue(), Math.max(1, oldest.value + HELLO_HOLD_MS - Date.now())).unref();
   }
 
   /** Sends what was held for HELLO_HOLD_MS or longer (all of it with Infinity). */
@@ -288,10 +300,6 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
       if (now - since < olderThanMs) break; // (in the order they were held)
       this.held.delete(ws);
       socketOf(ws)?.uncork();
-    }
-    if (this.held.size === 0 && this.holdTimer) {
-      clearInterval(this.holdTimer);
-      this.holdTimer = undefined;
     }
   }
 

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DomainError, FieldError } from '../../../common/errors/domain-error';
+import { Job, Jobs } from '../../../common/jobs/jobs';
 import { RedisPubSub, busUnavailable } from '../../../common/redis/redis-pubsub';
 import { AgentsErrorCode } from './agent-channel.errors';
 import { AgentChannel, AgentCommand, AgentCommands, AgentMessageHandler, LocalAgentChannel, notConnected } from './agent-channel';
@@ -54,32 +55,35 @@ export class RedisAgentChannel extends AgentChannel implements OnModuleInit, Bef
   private readonly logger = new Logger('agent-channel');
   private readonly pending = new Map<string, RemotePending>();
   private readonly inbox: string;
-  private refresher?: NodeJS.Timeout;
+  private readonly refresher?: Job;
   private unwatch?: () => void;
 
   constructor(
     private readonly local: LocalAgentChannel,
     private readonly bus: RedisPubSub,
+    // (the module gives it; a unit test that builds one by hand refreshes by calling refresh())
+    jobs?: Jobs,
   ) {
     super();
     this.inbox = this.channelOf(bus.instanceId);
+    // Every instance: the records of the agents it holds.
+    this.refresher = jobs?.every('agent-channel.owner-refresh', { seconds: OWNER_REFRESH_MS / 1000, mode: 'every-instance' }, () => this.refresh());
   }
 
   async onModuleInit(): Promise<void> {
     this.unwatch = this.local.watch({ attached: (agentId) => this.claim(agentId), detached: (agentId) => void this.release(agentId) });
     await this.bus.subscribe(this.inbox, (text) => this.receive(text));
-    this.refresher = setInterval(() => void this.refresh().catch((err: Error) => this.logger.warn(`agent ownership not refreshed: ${err.message}`)), OWNER_REFRESH_MS).unref();
   }
 
   /** Stopping: the records of the agents held here go (other instances answer NotConnected until they reconnect elsewhere). */
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.refresher);
+    // (first: a refresh after the release would write the records again)
+    await this.refresher?.stop();
     const held = [...this.local.held()];
     await Promise.all(held.map((agentId) => this.release(agentId)));
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.refresher);
     this.unwatch?.();
     for (const [id, p] of this.pending) {
       this.pending.delete(id);

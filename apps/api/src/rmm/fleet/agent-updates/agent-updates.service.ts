@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AGENT_TARGETS, AgentTarget } from '@app/entities';
 import { Clock } from '../../../common/clock';
+import { Job, Jobs } from '../../../common/jobs/jobs';
 import { pgText } from '../../../common/values';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { AgentChannel, LocalAgentChannel } from '../agent-channel/agent-channel';
@@ -19,6 +20,8 @@ export const AGENT_BINARY_SOURCE = Symbol('AgentBinarySource');
 
 /** How often each instance offers free slots to the agents it holds (and sooner when a slot frees). */
 const TICK_MS = 1_000;
+/** How often updates offered UPDATE_TIMEOUT_MS ago are closed as failed (once across the cluster). */
+const EXPIRE_EVERY_MS = 30_000;
 /** An update offered this long ago whose agent has neither come back on the new version nor said why: failed. */
 export const UPDATE_TIMEOUT_MS = 15 * 60_000;
 /** After a binary could not be had (its build failed): wait this long before offering again. */
@@ -36,11 +39,9 @@ const TARGETS: ReadonlySet<string> = new Set(AGENT_TARGETS);
 export class AgentUpdatesService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('agent-updates');
   private readonly off: Array<() => void> = [];
-  private timer?: NodeJS.Timeout;
-  private ticking?: Promise<void>;
-  private again = false;
+  private readonly round: Job;
+  private readonly expiry: Job;
   private pausedUntil = 0;
-  private lastExpiry = 0;
   /** Whether some update may be pending or running (refreshed every tick): a heartbeat on the server's version then costs nothing. */
   private active = true;
 
@@ -53,7 +54,13 @@ export class AgentUpdatesService implements OnApplicationBootstrap, OnApplicatio
     private readonly config: RuntimeConfig,
     private readonly signing: AgentSigningKey,
     @Inject(AGENT_BINARY_SOURCE) private readonly binaries: AgentBinarySource,
-  ) {}
+    jobs: Jobs,
+  ) {
+    // Every instance: it offers slots to the agents it holds. A kick runs it at once (one run at a time).
+    this.round = jobs.every('agent-updates.offer', { seconds: TICK_MS / 1000, mode: 'every-instance' }, () => this.tick());
+    // Once across the cluster: one UPDATE over every update (each row changes once, its event from the instance that changed it).
+    this.expiry = jobs.every('agent-updates.expire', { seconds: EXPIRE_EVERY_MS / 1000, mode: 'cluster-once' }, () => this.expire());
+  }
 
   get version(): string {
     return this.binaries.version;
@@ -73,12 +80,11 @@ export class AgentUpdatesService implements OnApplicationBootstrap, OnApplicatio
         );
       }),
     );
-    this.timer = setInterval(() => this.kick(), TICK_MS).unref();
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  async onApplicationShutdown(): Promise<void> {
     for (const off of this.off.splice(0)) off();
+    await Promise.all([this.round.stop(), this.expiry.stop()]);
   }
 
   /** An agent said which version it runs (its first heartbeat after each connect carries every fact). */
@@ -108,36 +114,26 @@ export class AgentUpdatesService implements OnApplicationBootstrap, OnApplicatio
     this.kick();
   }
 
-  /** Runs a tick now (or right after the one under way). */
+  /** Runs a round now (or right after the one under way). */
   kick(): void {
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    this.ticking = this.tick()
-      .catch((err: Error) => this.logger.warn(`update round failed: ${err.message}`))
-      .finally(() => {
-        this.ticking = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    void this.round.runNow();
   }
 
-  /** Waits for the round under way, if any (tests, shutdown). */
-  async settled(): Promise<void> {
-    while (this.ticking) await this.ticking;
+  /** Waits for the round under way, if any, and the one asked for meanwhile (tests). */
+  settled(): Promise<void> {
+    return this.round.idle();
+  }
+
+  /** Updates offered UPDATE_TIMEOUT_MS ago whose agent neither came back on the new version nor said why: failed. */
+  private async expire(): Promise<void> {
+    const now = this.clock.now();
+    for (const e of await this.repo.expire(new Date(now.getTime() - UPDATE_TIMEOUT_MS), now, `did not come back on the new version within ${UPDATE_TIMEOUT_MS / 60_000} minutes`)) {
+      this.events.emit('agent.update_failed', { agentId: e.agentId, version: e.toVersion, error: 'no answer in time' });
+    }
   }
 
   private async tick(): Promise<void> {
     const now = this.clock.now();
-    if (now.getTime() - this.lastExpiry >= 30_000) {
-      this.lastExpiry = now.getTime();
-      for (const e of await this.repo.expire(new Date(now.getTime() - UPDATE_TIMEOUT_MS), now, `did not come back on the new version within ${UPDATE_TIMEOUT_MS / 60_000} minutes`)) {
-        this.events.emit('agent.update_failed', { agentId: e.agentId, version: e.toVersion, error: 'no answer in time' });
-      }
-    }
     const to = this.binaries.version;
     const { pending, running } = await this.repo.activity(to);
     this.active = pending || running;

@@ -1,52 +1,8 @@
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../../../database/transaction-host';
-import { hashApiKey } from '../../common/api-key-secret';
-import { RmmEvents } from '../../common/bus/rmm-events';
 import { outboxInsertSql } from '../../alerting/notifications/notification-outbox';
 import { FACT_COLUMNS, HeartbeatFacts } from './heartbeat-facts';
-import { HeartbeatBuffer, isTransition, newConnection, PresenceConnection, StatusOp, StatusQueue } from './presence-rules';
-
-/** How often the heartbeats received meanwhile are written (one UPDATE for all of them). */
-export const HEARTBEAT_FLUSH_MS = 5_000;
-/** The most rows one batched statement (secrets read, statuses written) carries. */
-const BATCH_ROWS = 5_000;
-/**
- * Secrets reads running at once. Upgrades arrive one per event-loop turn, so a read per turn carried one agent
- * each in a reconnect storm (19,645 reads for 19,900 agents, measured); with the reads capped, the agents asked
- * about while they run wait for the next read, which takes all of them: one read when the server is quiet, a few
- * hundred agents a read when it is not.
- */
-const SECRET_READS_AT_ONCE = 2;
-/**
- * The least time from one batch's start to the next's while work keeps coming (secrets reads, status writes):
- * what an upgrade or a `hello` may wait at most for company. In a reconnect storm each statement then carries
- * tens of agents instead of two or three, and PostgreSQL and the server spend their CPU on agents, not on
- * statements (a 19,900-agent storm ran ~23,000 presence statements before, measured with a counting pg wrapper).
- */
-export const BATCH_SPACING_MS = 25;
-
-interface Waiter<T> {
-  resolve: (value: T) => void;
-  reject: (err: Error) => void;
-}
-/** A queued status write and who waits for it. */
-interface QueuedOp extends StatusOp {
-  waiter: Waiter<void>;
-}
-
-/**
- * Told, on the instance that made the change, right after it is written (never through pub/sub): the once-only
- * effects of presence hang here (AvailabilityAlerts, CheckSync). Each gets a batch of agent ids.
- */
-export interface PresenceListener {
-  /** Channels connected (and written) here: every connect, whether or not the agent was online before. */
-  connected?(agentIds: number[]): void;
-  /** Agents that came back online while connected (a heartbeat after a sweep had turned them offline or overdue). */
-  back?(agentIds: number[]): void;
-  /** Agents this instance's sweep turned overdue. */
-  overdue?(agentIds: number[]): void;
-}
+import { PendingHeartbeat } from './presence-rules';
 
 /**
  * Every multi-row write of `agents` here locks its rows first, in id order, and only then updates them: two
@@ -75,232 +31,77 @@ async function retryDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<
   }
 }
 
+/** One status write of a batch: a connection's connect or close (PresenceConnection's agent and epoch). */
+export interface StatusWrite {
+  agentId: number;
+  kind: 'connect' | 'disconnect';
+  /** connect: when; disconnect: its last heartbeat not yet written (null: none). */
+  at: Date | null;
+  /** The connection's epoch (null for a connect: the statement gives it one). */
+  epoch: number | null;
+}
+
+/** What a status batch changed: each row's kind, its new epoch, and the status before. */
+export interface StatusChange {
+  id: number;
+  kind: 'connect' | 'disconnect';
+  epoch: string;
+  was: string;
+}
+
 /**
- * The one owner of an agent's presence (status, last_seen, connection_epoch) and of its announcements
- * (agent.online, agent.offline, agent.overdue, agent.connected): nothing else writes those columns. Every connect
- * increments the agent's connection_epoch and gives its connection that epoch; every later write of that
- * connection (its heartbeats, its close) names it, so a stale connection (superseded here or on another
- * instance) changes nothing. Each transition is decided by one UPDATE (which returns the status before), and
- * announced once, by the instance whose UPDATE made it. The once-only effects (alerts, the check list at connect)
- * are called directly on that instance (PresenceListener), never through pub/sub.
- *
- * Connecting and disconnecting are written at once; heartbeats only update memory and are written behind,
- * batched every HEARTBEAT_FLUSH_MS, so a heartbeat never costs a database write of its own. At scale (a
- * reconnect storm: 20,000 agents within seconds, docs/performance.md) nothing here costs a statement per
- * agent: the secrets asked for in one turn of the event loop are read with one SELECT, the connects and
- * disconnects of one turn are written with one UPDATE (one batch at a time, at most one write per agent per
- * batch, so a later write of an agent is never overtaken by an earlier one), and the facts of one heartbeat
- * flush with one UPDATE.
+ * The SQL of presence, and only that (AgentPresenceService batches, buffers, sweeps and announces): the agents'
+ * status, last_seen, connection_epoch and facts. Each statement is one batch of any number of agents; each status
+ * change writes its notifications into the outbox in the same statement (a CTE: one statement, atomic with the
+ * change, joining nothing when no channel subscribes; notification-outbox.ts); each transition is decided by the
+ * UPDATE, which returns the status before. Nothing here emits an event.
  */
 @Injectable()
-export class AgentPresenceRepository implements BeforeApplicationShutdown {
-  private readonly logger = new Logger('agent-presence');
-  private readonly beats = new HeartbeatBuffer();
-  /** The newest connection of each agent made on this instance (a heartbeat given without its connection is its). */
-  private readonly current = new Map<number, PresenceConnection>();
-  /** Facts heard in heartbeats since the last flush (merged: a later heartbeat's field wins). */
-  private readonly facts = new Map<number, HeartbeatFacts>();
-  private readonly timer = setInterval(() => void this.flush(), HEARTBEAT_FLUSH_MS).unref();
-  /** Secrets asked for since the last read: agent → the SHA-256 of each secret offered, with its waiter. */
-  private readonly secretsAsked = new Map<number, Array<Waiter<boolean> & { hash: Buffer }>>();
-  private secretsScheduled = false;
-  private secretReads = 0;
-  private lastSecretRead = 0;
-  /** Status writes waiting for the next batch. */
-  private readonly statusQueue = new StatusQueue<QueuedOp>();
-  private statusWriting = false;
-  /** Heartbeat flushes (heartbeats and facts), one after another. */
-  private writes: Promise<unknown> = Promise.resolve();
-  /** The batch run writing statuses now (awaited at shutdown). */
-  private statusRun: Promise<void> = Promise.resolve();
-  private readonly listeners = new Set<PresenceListener>();
+export class AgentPresenceRepository {
+  constructor(private readonly tx: TransactionHost) {}
 
-  constructor(
-    private readonly tx: TransactionHost,
-    private readonly events: RmmEvents,
-  ) {}
-
-  /** Registers a listener of this instance's presence changes; returns the function that removes it. */
-  listen(listener: PresenceListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private tell(what: keyof PresenceListener, agentIds: number[]): void {
-    if (agentIds.length === 0) return;
-    for (const l of this.listeners) {
-      try {
-        l[what]?.(agentIds);
-      } catch (err) {
-        this.logger.error(`presence listener (${what}) failed: ${(err as Error).message}`);
-      }
-    }
+  /** The stored secret hash (hex SHA-256) of each agent asked about that exists. */
+  secretHashes(agentIds: number[]): Promise<Array<{ id: number; secret_hash: string | null }>> {
+    return this.tx.rows<{ id: number; secret_hash: string | null }>(`SELECT id, secret_hash FROM agents WHERE id = ANY($1::int[])`, [agentIds]);
   }
 
   /**
-   * True when `secret` is the agent's current secret (a re-enrollment replaces it). Batched: one SELECT for the
-   * agents asked about in one event-loop turn, or meanwhile when SECRET_READS_AT_ONCE reads are running.
+   * One batch of connects and closes (at most one per agent): a connect makes the agent online and increments its
+   * connection_epoch; a close makes it offline only if its epoch is still the agent's and the agent is online
+   * (`last_seen` stays the last time it was heard, the close's pending heartbeat included). agent.online (a connect
+   * that was not online) and agent.offline into the outbox. The rows changed.
    */
-  verifySecret(agentId: number, secret: string): Promise<boolean> {
-    const hash = Buffer.from(hashApiKey(secret), 'hex');
-    return new Promise<boolean>((resolve, reject) => {
-      const asked = this.secretsAsked.get(agentId);
-      if (asked) asked.push({ hash, resolve, reject });
-      else this.secretsAsked.set(agentId, [{ hash, resolve, reject }]);
-      this.scheduleSecrets();
-    });
-  }
-
-  private scheduleSecrets(): void {
-    if (this.secretsScheduled || this.secretReads >= SECRET_READS_AT_ONCE || this.secretsAsked.size === 0) return;
-    this.secretsScheduled = true;
-    const wait = this.lastSecretRead + BATCH_SPACING_MS - Date.now();
-    if (wait > 0) setTimeout(() => void this.readSecrets(), wait);
-    else setImmediate(() => void this.readSecrets());
-  }
-
-  private async readSecrets(): Promise<void> {
-    this.secretsScheduled = false;
-    const asked = [...this.secretsAsked];
-    this.secretsAsked.clear();
-    this.lastSecretRead = Date.now();
-    this.secretReads++;
-    try {
-      await this.readSecretsOf(asked);
-    } finally {
-      this.secretReads--;
-      this.scheduleSecrets();
-    }
-  }
-
-  private async readSecretsOf(asked: Array<[number, Array<Waiter<boolean> & { hash: Buffer }>]>): Promise<void> {
-    for (let i = 0; i < asked.length; i += BATCH_ROWS) {
-      const batch = asked.slice(i, i + BATCH_ROWS);
-      try {
-        const rows = await this.tx.rows<{ id: number; secret_hash: string | null }>(`SELECT id, secret_hash FROM agents WHERE id = ANY($1::int[])`, [
-          batch.map(([id]) => id),
-        ]);
-        const stored = new Map(rows.map((r) => [r.id, r.secret_hash]));
-        for (const [agentId, waiters] of batch) {
-          const hex = stored.get(agentId);
-          const b = hex ? Buffer.from(hex, 'hex') : null;
-          for (const w of waiters) w.resolve(b !== null && w.hash.length === b.length && timingSafeEqual(w.hash, b));
-        }
-      } catch (err) {
-        for (const [, waiters] of batch) for (const w of waiters) w.reject(err as Error);
-      }
-    }
+  writeStatuses(batch: StatusWrite[]): Promise<StatusChange[]> {
+    return retryDeadlock(() =>
+      this.tx.rows<StatusChange>(
+        `WITH s AS (SELECT * FROM unnest($1::int[], $2::text[], $3::timestamptz[], $4::bigint[]) AS x(id, kind, at, epoch)),
+         ${lockInIdOrder('a.id = ANY($1::int[])')},
+         changed AS (
+           UPDATE agents a SET
+             status = CASE WHEN s.kind = 'connect' THEN 'online' ELSE 'offline' END,
+             last_seen = CASE WHEN s.kind = 'connect' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END,
+             connection_epoch = CASE WHEN s.kind = 'connect' THEN a.connection_epoch + 1 ELSE a.connection_epoch END
+            FROM s, locked l
+           WHERE a.id = s.id AND l.id = s.id
+             AND (s.kind = 'connect' OR (a.connection_epoch = s.epoch AND a.status = 'online'))
+           RETURNING a.id, s.kind, a.connection_epoch::text AS epoch, l.was),
+         -- the notifications, in this statement (its transaction): none without the change, never the change without them
+         online AS (${outboxInsertSql('agent.online', `SELECT id AS agent_id FROM changed WHERE kind = 'connect' AND was <> 'online'`)}),
+         offline AS (${outboxInsertSql('agent.offline', `SELECT id AS agent_id FROM changed WHERE kind = 'disconnect'`)})
+         SELECT * FROM changed`,
+        [batch.map((w) => w.agentId), batch.map((w) => w.kind), batch.map((w) => (w.at ? w.at.toISOString() : null)), batch.map((w) => w.epoch)],
+      ),
+    );
   }
 
   /**
-   * A channel connected at `at`: the agent is online, its connection_epoch incremented; resolves once written,
-   * with the connection (its epoch set). Announces agent.online when the agent was not online (a connection
-   * replacing another, here or on another instance, is no transition), and agent.connected (with the epoch) in
-   * every case, for whichever instance holds an older connection of the agent to close it (4000).
+   * Online and silent for `offlineAfterSeconds` → offline (agent.offline into the outbox); the agents changed. Each
+   * row changes once (the UPDATE decides), so instances sweeping together change each agent once.
    */
-  connect(agentId: number, at: Date): Promise<PresenceConnection> {
-    const conn = newConnection(agentId);
-    this.current.set(agentId, conn);
-    return this.queue({ kind: 'connect', conn, at }).then(() => conn);
-  }
-
-  /** This instance's current connection of the agent (the one its latest connect here made), if any. */
-  connectionOf(agentId: number): PresenceConnection | undefined {
-    return this.current.get(agentId);
-  }
-
-  /**
-   * The connection closed: offline, if it is still the agent's current connection (its epoch) and the agent is
-   * online; `last_seen` stays the last time the agent was heard (a pending heartbeat of this connection counts).
-   * A stale connection's close changes nothing and announces nothing.
-   */
-  disconnect(conn: PresenceConnection): Promise<void> {
-    const heard = this.beats.takeFor(conn);
-    if (this.current.get(conn.agentId) === conn) this.current.delete(conn.agentId);
-    return this.queue({ kind: 'disconnect', conn, at: heard });
-  }
-
-  /** Queues a connection's status write; resolves once it is written (with the others of its batch). */
-  private queue(op: StatusOp): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.statusQueue.push({ ...op, waiter: { resolve, reject } });
-      if (!this.statusWriting) {
-        this.statusWriting = true;
-        setImmediate(() => (this.statusRun = this.writeStatuses()));
-      }
-    });
-  }
-
-  /** Writes the queued status writes, one statement per batch, one batch at a time, until the queue is empty. */
-  private async writeStatuses(): Promise<void> {
-    let started = 0;
-    while (this.statusQueue.size > 0) {
-      const wait = started + BATCH_SPACING_MS - Date.now();
-      if (started > 0 && wait > 0) await new Promise((r) => setTimeout(r, wait));
-      started = Date.now();
-      const all = this.statusQueue.next(BATCH_ROWS);
-      // A close whose connect was never written (it failed) has nothing to write.
-      const batch = all.filter((op) => op.kind === 'connect' || op.conn.epoch !== null);
-      for (const op of all) if (!batch.includes(op)) op.waiter.resolve();
-      if (batch.length === 0) continue;
-      try {
-        const rows = await retryDeadlock(() =>
-          this.tx.rows<{ id: number; kind: 'connect' | 'disconnect'; epoch: string; was: string }>(
-            `WITH s AS (SELECT * FROM unnest($1::int[], $2::text[], $3::timestamptz[], $4::bigint[]) AS x(id, kind, at, epoch)),
-             ${lockInIdOrder('a.id = ANY($1::int[])')},
-             changed AS (
-               UPDATE agents a SET
-                 status = CASE WHEN s.kind = 'connect' THEN 'online' ELSE 'offline' END,
-                 last_seen = CASE WHEN s.kind = 'connect' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END,
-                 connection_epoch = CASE WHEN s.kind = 'connect' THEN a.connection_epoch + 1 ELSE a.connection_epoch END
-                FROM s, locked l
-               WHERE a.id = s.id AND l.id = s.id
-                 AND (s.kind = 'connect' OR (a.connection_epoch = s.epoch AND a.status = 'online'))
-               RETURNING a.id, s.kind, a.connection_epoch::text AS epoch, l.was),
-             -- the notifications, in this statement (its transaction): none without the change, never the change without them
-             online AS (${outboxInsertSql('agent.online', `SELECT id AS agent_id FROM changed WHERE kind = 'connect' AND was <> 'online'`)}),
-             offline AS (${outboxInsertSql('agent.offline', `SELECT id AS agent_id FROM changed WHERE kind = 'disconnect'`)})
-             SELECT * FROM changed`,
-            [batch.map((op) => op.conn.agentId), batch.map((op) => op.kind), batch.map((op) => (op.at ? op.at.toISOString() : null)), batch.map((op) => op.conn.epoch)],
-          ),
-        );
-        const connected: number[] = [];
-        for (const r of rows) {
-          if (r.kind === 'connect') {
-            const op = batch.find((o) => o.kind === 'connect' && o.conn.agentId === r.id)!;
-            op.conn.epoch = Number(r.epoch);
-            connected.push(r.id);
-            if (isTransition(r.was, 'online')) this.events.emit('agent.online', { agentId: r.id });
-            this.events.emit('agent.connected', { agentId: r.id, epoch: op.conn.epoch });
-          } else {
-            this.events.emit('agent.offline', { agentId: r.id });
-          }
-        }
-        for (const op of batch) op.waiter.resolve();
-        // After the waiters (the gateway greets its agents first), on this instance only: the once-only effects.
-        if (connected.length > 0) setImmediate(() => this.tell('connected', connected));
-      } catch (err) {
-        for (const op of batch) op.waiter.reject(err as Error);
-      }
-    }
-    this.statusWriting = false;
-  }
-
-  /**
-   * (Each status statement below also writes the notifications of the changes it makes, agent.online,
-   * agent.offline and agent.overdue, into the outbox as one more CTE: one statement per batch, atomic with the
-   * change, and joining nothing when no channel subscribes; notification-outbox.ts.)
-   *
-   * The silence rules, applied to every agent (whichever instance holds its channel): online and silent for
-   * `offlineAfter` seconds → offline; silent for `overdueAfter` → overdue. Each row changes once (the UPDATE
-   * decides), so several instances sweeping together announce each change once (agent.offline, agent.overdue)
-   * and the instance that made an agent overdue opens its alert (PresenceListener.overdue).
-   */
-  async markSilent(now: Date, offlineAfterSeconds: number, overdueAfterSeconds: number): Promise<{ offline: number[]; overdue: number[] }> {
-    await this.flush();
+  async markOffline(now: Date, offlineAfterSeconds: number): Promise<number[]> {
     // (the UPDATE in a CTE, so that the driver answers rows rather than an UPDATE's [rows, count]; the
     // conditions again in the UPDATE: a row changed while it was being locked is checked on its new version)
-    const offline = await retryDeadlock(() =>
+    const rows = await retryDeadlock(() =>
       this.tx.rows<{ id: number }>(
         `WITH ${lockInIdOrder(`a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'offline' FROM locked l
@@ -310,7 +111,12 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
         [now, offlineAfterSeconds],
       ),
     );
-    const overdue = await retryDeadlock(() =>
+    return rows.map((r) => r.id);
+  }
+
+  /** Silent for `overdueAfterSeconds` → overdue (agent.overdue into the outbox); the agents changed, once each. */
+  async markOverdue(now: Date, overdueAfterSeconds: number): Promise<number[]> {
+    const rows = await retryDeadlock(() =>
       this.tx.rows<{ id: number }>(
         `WITH ${lockInIdOrder(`a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'overdue' FROM locked l
@@ -320,95 +126,36 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
         [now, overdueAfterSeconds],
       ),
     );
-    const changed = { offline: offline.map((r) => r.id), overdue: overdue.map((r) => r.id) };
-    for (const agentId of changed.offline) this.events.emit('agent.offline', { agentId });
-    for (const agentId of changed.overdue) this.events.emit('agent.overdue', { agentId });
-    this.tell('overdue', changed.overdue);
-    return changed;
+    return rows.map((r) => r.id);
   }
 
   /**
-   * A heartbeat (with the facts it carried, already validated) of a connection (by default this instance's newest
-   * connection of the agent): remembered now, written with the next flush under that connection's epoch.
+   * The heartbeats of one flush: last_seen of each row whose epoch is the heartbeat's connection's (a superseded
+   * connection's heartbeats change nothing); an agent a sweep had turned offline or overdue while it was connected
+   * comes back online (agent.online into the outbox). The agents that came back.
    */
-  heartbeat(agentId: number, at: Date, facts?: HeartbeatFacts | null, conn?: PresenceConnection): void {
-    const of = conn ?? this.current.get(agentId);
-    if (of) this.beats.record(of, at);
-    if (facts) this.facts.set(agentId, { ...this.facts.get(agentId), ...facts });
+  async writeHeartbeats(beats: PendingHeartbeat[]): Promise<number[]> {
+    const rows = await retryDeadlock(() =>
+      this.tx.rows<{ id: number }>(
+        `WITH s AS (SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::bigint[]) AS x(id, at, epoch)),
+         ${lockInIdOrder('a.connection_epoch = s.epoch', 'agents a JOIN s ON a.id = s.id')},
+         changed AS (
+           UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
+             FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND a.connection_epoch = s.epoch
+           RETURNING a.id, l.was),
+         notified AS (${outboxInsertSql('agent.online', `SELECT id AS agent_id FROM changed WHERE was <> 'online'`)})
+         SELECT id FROM changed WHERE was <> 'online' ORDER BY id`,
+        [beats.map((b) => b.agentId), beats.map((b) => b.at.toISOString()), beats.map((b) => b.epoch)],
+      ),
+    );
+    return rows.map((r) => r.id);
   }
 
   /**
-   * Writes the heartbeats received since the last flush, in one statement, then the facts that came with them
-   * (one statement per agent that sent any: they change rarely); announces agent.updated once for each agent
-   * whose stored facts really changed.
+   * The facts of these agents, one statement: a field not sent keeps its stored value; a row whose facts did not
+   * change is left alone. The agents whose stored facts changed.
    */
-  flush(): Promise<number> {
-    return this.serial(() => this.flushNow());
-  }
-
-  /** Runs a flush after the ones before it (two flushes never run side by side). */
-  private serial<T>(write: () => Promise<T>): Promise<T> {
-    const run = this.writes.then(write, write);
-    this.writes = run.catch(() => undefined);
-    return run;
-  }
-
-  private async flushNow(): Promise<number> {
-    const facts = [...this.facts];
-    this.facts.clear();
-    if (facts.length > 0) await this.writeFacts(facts);
-    const beats = this.beats.take();
-    if (beats.length === 0) return 0;
-    try {
-      // Only the rows whose epoch is the heartbeat's connection's (a superseded connection's heartbeats change
-      // nothing); an agent that a sweep had turned offline or overdue while it was connected comes back: announced.
-      const back = await retryDeadlock(() =>
-        this.tx.rows<{ id: number }>(
-          `WITH s AS (SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::bigint[]) AS x(id, at, epoch)),
-           ${lockInIdOrder('a.connection_epoch = s.epoch', 'agents a JOIN s ON a.id = s.id')},
-           changed AS (
-             UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
-               FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND a.connection_epoch = s.epoch
-             RETURNING a.id, l.was),
-           notified AS (${outboxInsertSql('agent.online', `SELECT id AS agent_id FROM changed WHERE was <> 'online'`)})
-           SELECT id FROM changed WHERE was <> 'online' ORDER BY id`,
-          [beats.map((b) => b.agentId), beats.map((b) => b.at.toISOString()), beats.map((b) => b.epoch)],
-        ),
-      );
-      const ids = back.map((r) => r.id);
-      for (const agentId of ids) this.events.emit('agent.online', { agentId });
-      this.tell('back', ids);
-    } catch (err) {
-      this.logger.warn(`heartbeats not written (${beats.length}): ${(err as Error).message}`);
-    }
-    return beats.length;
-  }
-
-  /**
-   * The facts of one flush, one statement: a field not sent keeps its stored value; a row whose facts did not
-   * change is left alone. A batch PostgreSQL refuses (a value it will not store, whatever validation missed) is
-   * written again row by row, so that only the refused row is lost, never the other agents' facts.
-   */
-  private async writeFacts(batch: Array<[number, HeartbeatFacts]>): Promise<void> {
-    for (let i = 0; i < batch.length; i += BATCH_ROWS) {
-      const rows = batch.slice(i, i + BATCH_ROWS).map(([id, f]) => ({ id, f }));
-      try {
-        await this.writeFactRows(rows);
-      } catch (err) {
-        if (rows.length === 1) {
-          this.logger.warn(`facts of agent ${rows[0].id} not written: ${(err as Error).message}`);
-          continue;
-        }
-        this.logger.warn(`facts of ${rows.length} agents refused as one batch (${(err as Error).message}); writing them one by one`);
-        for (const row of rows) {
-          await this.writeFactRows([row]).catch((e: Error) => this.logger.warn(`facts of agent ${row.id} not written: ${e.message}`));
-        }
-      }
-    }
-  }
-
-  /** One statement for these rows; announces agent.updated for each agent whose stored facts changed. */
-  private async writeFactRows(rows: Array<{ id: number; f: HeartbeatFacts }>): Promise<void> {
+  async writeFacts(rows: Array<{ id: number; f: HeartbeatFacts }>): Promise<number[]> {
     const value = (c: (typeof FACT_COLUMNS)[number]): string =>
       c === 'total_ram' ? `(s.f->>'total_ram')::double precision` : c === 'disks' ? `s.f->'disks'` : `s.f->>'${c}'`;
     const next = FACT_COLUMNS.map((c) => `CASE WHEN s.f->'${c}' IS NOT NULL THEN ${value(c)} ELSE a.${c} END`);
@@ -427,14 +174,7 @@ export class AgentPresenceRepository implements BeforeApplicationShutdown {
         [JSON.stringify(rows)],
       ),
     );
-    for (const { id } of changed) this.events.emit('agent.updated', { agentId: id });
-  }
-
-  /** Before the database closes: the last heartbeats are written. */
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
-    await new Promise((resolve) => setImmediate(resolve));
-    await this.statusRun;
+    return changed.map((r) => r.id);
   }
 }
+

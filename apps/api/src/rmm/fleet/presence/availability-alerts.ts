@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Jobs } from '../../../common/jobs/jobs';
 import { RuntimeConfig } from '../../../config/runtime-config';
-import { AgentPresenceRepository } from './agent-presence.repository';
+import { AgentPresenceService } from './agent-presence.service';
 import { AlertsService } from '../../alerting/alerts/alerts.service';
 
 /** The severity of an agent_overdue alert (an agent silent for RMM_AGENT_OVERDUE_AFTER_SECONDS). */
@@ -9,26 +10,29 @@ export const OVERDUE_SEVERITY = 'error';
 /**
  * Availability: an agent that becomes overdue opens one agent_overdue alert; the agent coming back (its channel
  * connects again, or a heartbeat of its open channel after a sweep) resolves it by 'system'. Both are done
- * directly by the instance that made the change (AgentPresenceRepository's listener: the one whose UPDATE turned
+ * directly by the instance that made the change (AgentPresenceService's listener: the one whose UPDATE turned
  * the agent overdue, the one the agent connected to), never on an event coming back through pub/sub. Each batch of
- * agents costs one statement. Every RMM_RECONCILE_SECONDS each instance also repairs what was missed (a crash
- * between the status write and the alert, a failed statement): it opens agent_overdue for every overdue agent
- * without one and resolves those of agents that are online, in two set-based statements; the partial unique
- * index UQ_alerts_open_overdue and the UPDATE's NOT resolved keep instances doing it together from doubling
- * anything.
+ * agents costs one statement. Every RMM_RECONCILE_SECONDS one instance of the cluster (the cluster-once job
+ * `availability.reconcile`) also repairs what was missed (a crash between the status write and the alert, a failed
+ * statement): it opens agent_overdue for every overdue agent without one and resolves those of agents that are
+ * online, in two set-based statements; the partial unique index UQ_alerts_open_overdue and the UPDATE's NOT
+ * resolved keep two runs at once (a lead moving) from doubling anything.
  */
 @Injectable()
 export class AvailabilityAlerts implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('alerts');
   private off?: () => void;
-  private timer?: NodeJS.Timeout;
   private reconciling?: Promise<unknown>;
 
   constructor(
     private readonly alerts: AlertsService,
-    private readonly presence: AgentPresenceRepository,
-    private readonly config: RuntimeConfig,
-  ) {}
+    private readonly presence: AgentPresenceService,
+    config: RuntimeConfig,
+    jobs: Jobs,
+  ) {
+    // Once across the cluster: two statements over every agent, whoever runs them.
+    jobs.every('availability.reconcile', { seconds: config.reconcileSeconds, mode: 'cluster-once' }, () => this.reconcile());
+  }
 
   onApplicationBootstrap(): void {
     const back = (ids: number[]): void =>
@@ -39,12 +43,10 @@ export class AvailabilityAlerts implements OnApplicationBootstrap, OnApplication
       connected: back,
       back,
     });
-    this.timer = setInterval(() => void this.reconcile().catch((err: Error) => this.logger.warn(`agent_overdue alerts not reconciled: ${err.message}`)), this.config.reconcileSeconds * 1000).unref();
   }
 
   onApplicationShutdown(): void {
     this.off?.();
-    clearInterval(this.timer);
   }
 
   /** Opens what is missing and resolves what is over, per the agents' status now (one run at a time). */

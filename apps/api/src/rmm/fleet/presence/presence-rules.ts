@@ -1,5 +1,5 @@
 /**
- * The pure rules of presence (AgentPresenceRepository writes them to the database): which connection of an
+ * The pure rules of presence (AgentPresenceService applies them, its repository writes them to the database): which connection of an
  * agent is current (its epoch), which heartbeats a flush writes, and which queued status writes go in one batch.
  * No database, no timers: unit-tested in presence-rules.spec.ts.
  */
