@@ -72,7 +72,7 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
-      setupFiles: ['<rootDir>/test/unit-tier-guard.js'],
+      setupFilesAfterEnv: ['<rootDir>/test/unit-tier-guard.js'],
       transform: { ...swcTransform, '^.+\\.m?js$': swcJs },
     },
     {
