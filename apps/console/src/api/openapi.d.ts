@@ -29,7 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database is reachable.
+         * Readiness: the database is reachable (200, else 503); the jobs failing in a row here, named.
          * @description No credentials. Used by load balancers and orchestrators.
          */
         get: operations["healthReadiness"];
@@ -1081,6 +1081,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/system/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The periodic jobs of every instance heard from in the last 30 s: one entry per job and instance, by name then instance, with its mode, interval, state (degraded after 3 failures in a row), runs, failures and last run. Scope: admin
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["systemListJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/notifications": {
         parameters: {
             query?: never;
@@ -1192,6 +1212,11 @@ export interface components {
             status: "ready" | "unavailable";
             /** @enum {string} */
             database: "up" | "down";
+            /**
+             * @description This instance's periodic jobs that failed 3 times or more in a row (GET /api/v3/system/jobs/ says why); present
+             *     only when there is one. A detail: it does not change the status code, which says whether the database answers.
+             */
+            degraded_jobs?: string[];
         };
         PasswordGrantDto: {
             /**
@@ -2240,6 +2265,51 @@ export interface components {
             outcome: string;
             /** @description X-Request-Id of the request */
             request_id: string | null;
+        };
+        SystemJobDto: {
+            /**
+             * @description The job (docs/decisions.md, "Periodic jobs", lists them)
+             * @example presence.flush
+             */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The instance (a server process; a new id at each start)
+             */
+            instance: string;
+            /**
+             * @description every-instance: each instance runs it; cluster-once: the instance that leads it does
+             * @enum {string}
+             */
+            mode: "every-instance" | "cluster-once";
+            /**
+             * @description Seconds from the end of a run to the next (each wait ± its jitter)
+             * @example 5
+             */
+            interval_seconds: number;
+            /**
+             * @description degraded after 3 failed runs in a row; ok again after a run that succeeds
+             * @enum {string}
+             */
+            state: "ok" | "degraded";
+            /** @description Runs on this instance since it started (a cluster-once job led elsewhere does not run here) */
+            runs: number;
+            /** @description Of them, the runs that failed (threw, or could not tell the lead) */
+            failures: number;
+            /**
+             * Format: date-time
+             * @description null: never run here
+             */
+            last_started_at: string | null;
+            /** @example 1.25 */
+            last_duration_ms: number | null;
+            /** @description The last run's error; null when it succeeded */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When its timer fires next; null while a run is under way
+             */
+            next_run_at: string | null;
         };
         NotificationDto: {
             id: number;
@@ -12099,6 +12169,88 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    systemListJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemJobDto"][];
                 };
             };
             /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
