@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CommonErrorCode, DomainError } from '../../../common/errors/domain-error';
+import { originVerdict } from '../../../common/http/origin';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { LoginDto, SessionDto, toSessionDto } from './operators.dto';
+import { LoginDto, OriginQueryDto, OriginVerdictDto, SessionDto, toSessionDto } from './operators.dto';
 import { GuardErrorCode } from '../../common/guard.errors';
 import { OperatorsService } from './operators.service';
 import { PrincipalResolver } from './principal-resolver';
@@ -40,6 +41,19 @@ export class OperatorAuthController {
   async me(@Req() req: FastifyRequest): Promise<SessionDto> {
     const principal = await this.session(req);
     return toSessionDto(await this.operators.get(principal.id));
+  }
+
+  @Get('origin')
+  @ApiOperation({
+    summary:
+      "Whether the console at a page origin may open the events WebSockets with its session, and if not why and which setting would allow it: a browser learns nothing of a refused upgrade but that it failed, so the console asks (docs/events.md)",
+  })
+  @ApiOkResponse({ type: OriginVerdictDto })
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: '`origin` is not an http(s) origin' })
+  @ApiResponse({ status: 401, type: RmmErrorDto, description: 'No live session' })
+  async origin(@Query() query: OriginQueryDto, @Req() req: FastifyRequest): Promise<OriginVerdictDto> {
+    await this.session(req);
+    return originVerdict(query.origin, this.config);
   }
 
   @Post('logout')
