@@ -426,6 +426,14 @@ describe('fleet events WebSocket /rmm/fleet/', () => {
         const s = await byCookie('/rmm/fleet/', origin);
         expect([origin, (await s.next('hello')).event]).toEqual([origin, 'hello']);
       }
+      const asked = await t.http.get('/api/v3/auth/origin').query({ origin: localhost }).set('Cookie', session);
+      expect([asked.status, asked.body]).toEqual([200, { origin: localhost, allowed: true, reason: null, allowed_origins: expect.arrayContaining([t.url, localhost, LISTED_ORIGIN]) }]);
+      for (const bad of ['null', 'localhost:3000', '']) {
+        const res = await t.http.get('/api/v3/auth/origin').query({ origin: bad }).set('Cookie', session);
+        expect([bad, res.status, res.body.errors]).toEqual([bad, 400, [{ field: 'origin', message: expect.stringContaining('must be an http:// or https:// origin') }]]);
+      }
+      const anonymous = await t.http.get('/api/v3/auth/origin').query({ origin: t.url });
+      expect([anonymous.status, anonymous.body]).toEqual([401, { detail: 'Invalid token' }]);
       const runtime = t.server.runtime;
       const before = { publicUrl: runtime.publicUrl, publicUrlSet: runtime.publicUrlSet };
       try {
@@ -448,6 +456,10 @@ describe('fleet events WebSocket /rmm/fleet/', () => {
         });
         expect(warnings[0]).toContain(`add ${t.url} to RMM_CORS_ORIGINS`);
         expect(warnings[0]).not.toContain(session.split('=')[1]);
+        // What the console asks when its socket could not open: the same sentence, for its own origin.
+        const verdict = await t.http.get('/api/v3/auth/origin').query({ origin: t.url }).set('Cookie', session);
+        expect([verdict.status, verdict.body]).toEqual([200, { origin: t.url, allowed: false, reason: expect.stringContaining(`set PUBLIC_URL=${t.url}`), allowed_origins: [localhost, LISTED_ORIGIN] }]);
+        expect(JSON.parse(warnings[0]).msg).toContain(verdict.body.reason);
       } finally {
         Object.assign(runtime, before);
       }
