@@ -2277,9 +2277,9 @@ export interface components {
             at: string;
             /** @enum {string} */
             actor_kind: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
-            /** @description API key id, or the user's uuid; null for service_role, cli, anonymous */
+            /** @description API key id, operator id, or the user's uuid; null for service_role, cli, anonymous */
             actor_id: string | null;
-            /** @description API key name, user's e-mail, service_role, or the CLI's OS user */
+            /** @description API key name, operator's or user's e-mail, service_role, or the CLI's OS user; for a console sign-in that failed (anonymous), the e-mail tried */
             actor_name: string | null;
             /**
              * @description null for a CLI command
@@ -2300,7 +2300,7 @@ export interface components {
             /** @description HTTP status; null for a CLI command */
             status: number | null;
             /**
-             * @description The HTTP status as text, or 'ok' / 'error: <message>' for the CLI
+             * @description The HTTP status as text (a console sign-in adds its method: '200 password+totp', '401 password'), or 'ok' / 'error: <message>' for the CLI
              * @example 204
              */
             outcome: string;
@@ -2405,7 +2405,7 @@ export interface components {
              */
             min_severity: "info" | "warning" | "error";
             /**
-             * @description The events this channel is sent (task.run: only runs that did not succeed)
+             * @description The events this channel is sent (task.run: only runs that did not succeed). An event whose severity is below min_severity can never be sent: 400 naming it (agent.online listed with agent.offline is sent whatever min_severity, after each offline it recovers)
              * @example [
              *       "alert.created",
              *       "agent.overdue"

@@ -10,6 +10,7 @@ import { GuardErrorCode } from '../../common/guard.errors';
 import { OperatorsService } from './operators.service';
 import { PrincipalResolver } from './principal-resolver';
 import { clearedSessionCookie, hasCsrfHeader, sessionCookie } from '../../common/session-cookie';
+import type { AuthedRequest } from '../../common/principal';
 
 /** The console's sign-in: POST login sets the `rmm_session` cookie, GET me names its operator, POST logout ends it. */
 @Controller('api/v3/auth')
@@ -29,7 +30,8 @@ export class OperatorAuthController {
   @ApiResponse({ status: 401, type: RmmErrorDto, description: "{detail: 'Invalid credentials'} for any wrong part; with totp_required: true when the password was right and the account's code is missing or wrong" })
   @ApiResponse({ status: 429, type: RmmErrorDto, description: 'Too many failed sign-ins for this account or address (Retry-After)' })
   async login(@Body() body: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionDto> {
-    const { operator, token } = await this.operators.signIn(body, req.ip);
+    // The attempt rides on the request for the audit log (who tried, how), whatever the outcome.
+    const { operator, token } = await this.operators.signIn(body, req.ip, ((req as AuthedRequest).signIn = { email: null, method: 'password' }));
     void reply.header('Set-Cookie', sessionCookie(token, this.config.sessionMaxHours * 3600, this.secure));
     return toSessionDto(operator);
   }
@@ -65,7 +67,9 @@ export class OperatorAuthController {
     if (!hasCsrfHeader(req.headers)) throw new DomainError(GuardErrorCode.CsrfFailed, 'CSRF check failed');
     void reply.header('Set-Cookie', clearedSessionCookie(this.secure));
     const principal = await this.session(req).catch(() => null);
-    if (principal) await this.operators.signOut(principal.id, principal.sessionId!);
+    if (!principal) return;
+    (req as AuthedRequest).principal = principal; // the audit log names who signed out
+    await this.operators.signOut(principal.id, principal.sessionId!);
   }
 
   private get secure(): boolean {
