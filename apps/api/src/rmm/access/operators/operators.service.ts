@@ -84,6 +84,10 @@ export class OperatorsService {
     }
   }
 
+  hasActiveAdmin(): Promise<boolean> {
+    return this.operators.hasActiveAdmin();
+  }
+
   async list(grantor: ClientScope = EVERY_CLIENT): Promise<OperatorEntity[]> {
     return (await this.operators.list()).filter((op) => manages(grantor, op));
   }
