@@ -35,6 +35,11 @@ describe('main.js on the embedded default', () => {
     expect(first.output()).toContain(`${`http://localhost:${port}`}/docs`);
     expect(first.output()).toContain('npm run cli -- keys show');
     expect(first.output()).not.toMatch(/sb_secret_|sb_publishable_|rmm_[A-Za-z0-9_-]{20}/);
+    // …and at the console, and, while there is no admin operator, at the command that makes the first (issue 29).
+    expect(first.output()).toContain(`"console":"http://localhost:${port}/app/"`);
+    expect(first.output()).toContain('"firstAdmin":"npm run cli -- operator create --email admin@example.com --role admin"');
+    const made = await run([CLI_JS, 'operator', 'create', '--email', 'admin@example.com', '--role', 'admin'], cleanEnv({ DATA_DIR: dataDir }), 60_000, 'a long enough password\n');
+    expect(made.code).toBe(0);
     // While the server runs, the CLI works on the same embedded PostgreSQL.
     const client = await run([CLI_JS, 'client', 'create', '--name', 'Kept Ltd'], cleanEnv({ DATA_DIR: dataDir }));
     expect(client.code).toBe(0);
@@ -44,6 +49,9 @@ describe('main.js on the embedded default', () => {
 
     const second = await startMain(env, url);
     expect(second.output()).not.toContain('migrations applied');
+    // An admin exists now: the console still, the first-admin hint no more.
+    expect(second.output()).toContain(`"console":"http://localhost:${port}/app/"`);
+    expect(second.output()).not.toContain('firstAdmin');
     expect(await second.stop()).toBe(0);
 
     // Same keys, and the client created during the first run is still there (the CLI refuses a duplicate).

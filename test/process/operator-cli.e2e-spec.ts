@@ -43,9 +43,15 @@ describe('operator CLI commands', () => {
   });
 
   it('refuses a bad role, an unknown client, a short or missing password, with the reason', async () => {
-    const badRole = await cli(['operator', 'create', '--email', 'x@msp.test', '--role', 'boss'], 'a long password\n');
-    expect(badRole.code).toBe(1);
-    expect(badRole.stderr).toContain('role: must be one of admin, technician, viewer');
+    // A wrong role is a usage error (2), said before any password is asked for (issue 29: it complained of the
+    // password), whether a password comes or not.
+    for (const input of ['a long password\n', '']) {
+      const badRole = await cli(['operator', 'create', '--email', 'x@msp.test', '--role', 'boss'], input);
+      expect([input, badRole.code]).toEqual([input, 2]);
+      expect(badRole.stderr).toContain('rmm-cli: --role must be one of admin, technician, viewer, got "boss"');
+      expect(badRole.stderr).toContain('usage: npm run cli -- operator create --email E --role admin|technician|viewer');
+      expect(badRole.stderr).not.toMatch(/password/i);
+    }
     const unknown = await cli(['operator', 'create', '--email', 'x@msp.test', '--role', 'viewer', '--clients', '4242'], 'a long password\n');
     expect(unknown.stderr).toContain('clients: no client with id 4242');
     const short = await cli(['operator', 'create', '--email', 'x@msp.test', '--role', 'viewer'], 'short\n');

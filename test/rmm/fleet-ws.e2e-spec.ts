@@ -400,7 +400,7 @@ describe('fleet events WebSocket /rmm/fleet/', () => {
     it("refuses an upgrade from another page (403 'Origin not allowed'), or without Origin, on both WebSockets; accepts the server's own origin and a listed one", async () => {
       const [agentId] = await insertAgents(a, 'origin-', 1);
       for (const path of ['/rmm/fleet/', `/rmm/${agentId}/`]) {
-        for (const origin of ['http://evil.example', 'null', undefined, t.url.replace('127.0.0.1', 'localhost'), `${t.url}.evil.example`]) {
+        for (const origin of ['http://evil.example', 'null', undefined, t.url.replace(/:\d+$/, ':1'), t.url.replace('http:', 'https:'), `${t.url}.evil.example`]) {
           const err = await refusal(`${ws}${path}`, cookie(origin));
           expect([path, origin, err.status, err.body, err.messages]).toEqual([path, origin, 403, JSON.stringify({ detail: 'Origin not allowed' }), 0]);
         }
@@ -417,6 +417,52 @@ describe('fleet events WebSocket /rmm/fleet/', () => {
       // a key is not a cookie: any page (or none) may use one
       const byKey = await subscribe(ADMIN, '/rmm/fleet/', { Origin: 'http://evil.example' });
       await byKey.next('hello');
+    });
+
+    it('accepts the console at localhost and at 127.0.0.1 on the listening port while PUBLIC_URL is not set; with PUBLIC_URL, only its origin, and a refusal is logged at warn with the setting', async () => {
+      // (The harness moves PUBLIC_URL's default to the port it listens on, as the default names PORT.)
+      const localhost = t.url.replace('127.0.0.1', 'localhost');
+      for (const origin of [t.url, localhost, t.url.replace('127.0.0.1', '[::1]')]) {
+        const s = await byCookie('/rmm/fleet/', origin);
+        expect([origin, (await s.next('hello')).event]).toEqual([origin, 'hello']);
+      }
+      const asked = await t.http.get('/api/v3/auth/origin').query({ origin: localhost }).set('Cookie', session);
+      expect([asked.status, asked.body]).toEqual([200, { origin: localhost, allowed: true, reason: null, allowed_origins: expect.arrayContaining([t.url, localhost, LISTED_ORIGIN]) }]);
+      for (const bad of ['null', 'localhost:3000', '']) {
+        const res = await t.http.get('/api/v3/auth/origin').query({ origin: bad }).set('Cookie', session);
+        expect([bad, res.status, res.body.errors]).toEqual([bad, 400, [{ field: 'origin', message: expect.stringContaining('must be an http:// or https:// origin') }]]);
+      }
+      const anonymous = await t.http.get('/api/v3/auth/origin').query({ origin: t.url });
+      expect([anonymous.status, anonymous.body]).toEqual([401, { detail: 'Invalid token' }]);
+      const runtime = t.server.runtime;
+      const before = { publicUrl: runtime.publicUrl, publicUrlSet: runtime.publicUrlSet };
+      try {
+        // PUBLIC_URL=http://localhost:<port> given: the console at 127.0.0.1 is another page (the issue's setting, set).
+        Object.assign(runtime, { publicUrl: localhost, publicUrlSet: true });
+        const logged = t.logs.length;
+        for (let i = 0; i < 3; i++) {
+          const err = await refusal(`${ws}/rmm/fleet/`, cookie(t.url));
+          expect([err.status, err.body]).toEqual([403, JSON.stringify({ detail: 'Origin not allowed' })]);
+        }
+        expect((await (await byCookie('/rmm/fleet/', localhost)).next('hello')).event).toBe('hello');
+        const warnings = t.logs.slice(logged).filter((l) => l.includes('upgrade refused'));
+        // Once a minute per origin (a console retries every few seconds), at warn, naming the origin and the settings.
+        expect(warnings).toHaveLength(1);
+        expect(JSON.parse(warnings[0])).toMatchObject({
+          level: 'warn',
+          msg: expect.stringContaining(
+            `live updates refused for the page origin "${t.url}": this server's console is at ${localhost}, ${LISTED_ORIGIN} (PUBLIC_URL names it); open the console at one of those, or set PUBLIC_URL=${t.url}`,
+          ),
+        });
+        expect(warnings[0]).toContain(`add ${t.url} to RMM_CORS_ORIGINS`);
+        expect(warnings[0]).not.toContain(session.split('=')[1]);
+        // What the console asks when its socket could not open: the same sentence, for its own origin.
+        const verdict = await t.http.get('/api/v3/auth/origin').query({ origin: t.url }).set('Cookie', session);
+        expect([verdict.status, verdict.body]).toEqual([200, { origin: t.url, allowed: false, reason: expect.stringContaining(`set PUBLIC_URL=${t.url}`), allowed_origins: [localhost, LISTED_ORIGIN] }]);
+        expect(JSON.parse(warnings[0]).msg).toContain(verdict.body.reason);
+      } finally {
+        Object.assign(runtime, before);
+      }
     });
 
     it('limits the operator to their clients as a key is: 404 for an agent of another client, only their agents on the fleet', async () => {

@@ -266,13 +266,54 @@ describe('notification channels', () => {
     expect(JSON.stringify(created.body)).not.toContain('top-secret');
     expect(JSON.stringify(created.body)).not.toContain('Bearer abc');
     const id = created.body.id;
-    const patched = await t.http.patch(`/api/v3/notifications/${id}/`).set(admin).send({ secret: null, headers: null, min_severity: 'error' }).expect(200);
+    // (agent.offline, a warning, could never be sent at error: issue 29's rule, tested below)
+    const patched = await t.http.patch(`/api/v3/notifications/${id}/`).set(admin).send({ secret: null, headers: null, min_severity: 'error', events: ['task.run'] }).expect(200);
     expect(patched.body).toMatchObject({ has_secret: false, header_names: [], min_severity: 'error' });
     const list = await t.http.get('/api/v3/notifications/?limit=1000').set(admin).expect(200);
     expect(list.body.some((c: { id: number }) => c.id === id)).toBe(true);
     expect(Number(list.headers['x-total-count'])).toBe(list.body.length);
     await t.http.delete(`/api/v3/notifications/${id}/`).set(admin).expect(204);
     await t.http.get(`/api/v3/notifications/${id}/`).set(admin).expect(404, { detail: 'Not found' });
+  });
+
+  it('refuses a channel whose events can never reach its min_severity (400 naming them), on create and on a PATCH of either; accepts agent.online with agent.offline at any severity it can reach', async () => {
+    const base = { type: 'webhook', url: 'https://hooks.example.com/sev' };
+    const before = await t.http.get('/api/v3/notifications/?limit=1000').set(admin).expect(200);
+    const refused = await t.http.post('/api/v3/notifications/').set(admin).send({ ...base, name: 'never', min_severity: 'warning', events: ['alert.created', 'agent.online', 'enrollment.completed'] });
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      {
+        detail: expect.any(String),
+        errors: [
+          {
+            field: 'events',
+            message:
+              'agent.online (info), enrollment.completed (info) can never be sent at min_severity warning: lower min_severity or leave them out (agent.online is also sent, whatever min_severity, after each agent.offline of the channel it recovers)',
+          },
+        ],
+      },
+    ]);
+    const atError = await t.http.post('/api/v3/notifications/').set(admin).send({ ...base, name: 'never', min_severity: 'error', events: ['agent.offline', 'task.run'] });
+    expect([atError.status, atError.body.errors]).toEqual([400, [{ field: 'events', message: 'agent.offline (warning) can never be sent at min_severity error: lower min_severity or leave it out' }]]);
+    // Nothing was written.
+    expect((await t.http.get('/api/v3/notifications/?limit=1000').set(admin)).body).toHaveLength(before.body.length);
+
+    // agent.online with agent.offline: the recovery of each offline it was sent, whatever min_severity.
+    const paging = await t.http.post('/api/v3/notifications/').set(admin).send({ ...base, name: 'paging', min_severity: 'warning', events: ['agent.offline', 'agent.online', 'alert.created'] });
+    expect([paging.status, paging.body.events, paging.body.min_severity]).toEqual([201, ['agent.offline', 'agent.online', 'alert.created'], 'warning']);
+    const id = paging.body.id;
+    // A PATCH is checked as the channel will be: dropping agent.offline leaves agent.online unable to fire…
+    const dropped = await t.http.patch(`/api/v3/notifications/${id}/`).set(admin).send({ events: ['agent.online', 'alert.created'] });
+    expect([dropped.status, dropped.body.errors?.[0]?.message]).toEqual([400, expect.stringMatching(/^agent\.online \(info\) can never be sent at min_severity warning/)]);
+    // …and so does raising min_severity past agent.offline's warning.
+    const raised = await t.http.patch(`/api/v3/notifications/${id}/`).set(admin).send({ min_severity: 'error' });
+    expect([raised.status, raised.body.errors]).toEqual([400, [{ field: 'events', message: 'agent.offline (warning) can never be sent at min_severity error: lower min_severity or leave it out' }]]);
+    expect((await t.http.get(`/api/v3/notifications/${id}/`).set(admin)).body).toMatchObject({ min_severity: 'warning', events: ['agent.offline', 'agent.online', 'alert.created'] });
+    // Lowering it, or a change of anything else, is taken.
+    await t.http.patch(`/api/v3/notifications/${id}/`).set(admin).send({ name: 'paging 2' }).expect(200);
+    const info = await t.http.patch(`/api/v3/notifications/${id}/`).set(admin).send({ min_severity: 'info', events: ['agent.online', 'enrollment.completed'] }).expect(200);
+    expect(info.body).toMatchObject({ name: 'paging 2', min_severity: 'info', events: ['agent.online', 'enrollment.completed'] });
+    await t.http.delete(`/api/v3/notifications/${id}/`).set(admin).expect(204);
   });
 
   it('answers hostile or wrong bodies with 400 in the RMM format, never 500', async () => {

@@ -110,6 +110,39 @@ describe('operators and console sessions', () => {
     });
   });
 
+  it('records each sign-in in the audit log: the operator (id and e-mail) for a success, the e-mail tried for a failure, the address and the method; never the password or code', async () => {
+    const id = await createOperator(t, 'audited@example.test', 'admin');
+    const setup = await t.http.post(`/api/v3/operators/${id}/totp`).set('X-API-KEY', admin).expect(201);
+    const secret = new URL(setup.body.otpauth_uri).searchParams.get('secret')!;
+    const code = totpCode(secret, clock.now());
+    const recovery = setup.body.recovery_codes[1] as string;
+    const login = (body: Record<string, string>) => t.http.post('/api/v3/auth/login').send(body);
+    expect((await login({ email: 'Audited@Example.test', password: 'a wrong password 7' })).status).toBe(401);
+    expect((await login({ email: 'ghost@example.test', password: OPERATOR_PASSWORD })).status).toBe(401);
+    expect((await login({ email: 'audited@example.test', password: OPERATOR_PASSWORD })).body).toMatchObject({ totp_required: true });
+    expect((await login({ email: 'audited@example.test', password: OPERATOR_PASSWORD, totp: '000001' })).status).toBe(401);
+    const ok = await login({ email: 'audited@example.test', password: OPERATOR_PASSWORD, totp: code });
+    expect(ok.status).toBe(200);
+    expect((await login({ email: 'audited@example.test', password: OPERATOR_PASSWORD, totp: recovery })).status).toBe(200);
+    await t.http.post('/api/v3/auth/logout').set('Cookie', sessionPair(ok.headers['set-cookie'])).set(CONSOLE).expect(204);
+
+    const res = await t.http.get('/api/v3/audit/?path=/api/v3/auth/&limit=1000').set('X-API-KEY', admin).expect(200);
+    type Row = { actor_kind: string; actor_id: string | null; actor_name: string | null; action: string; status: number; outcome: string; client_address: string };
+    const rows = (res.body as Row[]).filter((r) => ['audited@example.test', 'ghost@example.test'].includes(r.actor_name ?? '')).reverse();
+    expect(rows.map((r) => [r.actor_kind, r.actor_id, r.actor_name, r.action, r.status, r.outcome])).toEqual([
+      ['anonymous', null, 'audited@example.test', 'POST /api/v3/auth/login/', 401, '401 password'],
+      ['anonymous', null, 'ghost@example.test', 'POST /api/v3/auth/login/', 401, '401 password'],
+      ['anonymous', null, 'audited@example.test', 'POST /api/v3/auth/login/', 401, '401 password'],
+      ['anonymous', null, 'audited@example.test', 'POST /api/v3/auth/login/', 401, '401 password+totp'],
+      ['operator', String(id), 'audited@example.test', 'POST /api/v3/auth/login/', 200, '200 password+totp'],
+      ['operator', String(id), 'audited@example.test', 'POST /api/v3/auth/login/', 200, '200 password+recovery_code'],
+      ['operator', String(id), 'audited@example.test', 'POST /api/v3/auth/logout/', 204, '204'],
+    ]);
+    for (const r of rows) expect(r.client_address).toMatch(/127\.0\.0\.1$/);
+    const table = JSON.stringify(await sql(t.db.url, 'SELECT * FROM audit_log'));
+    for (const secretText of [OPERATOR_PASSWORD, 'a wrong password 7', code, recovery, '000001']) expect([secretText, table.includes(secretText)]).toEqual([secretText, false]);
+  });
+
   it('ends a session at logout, server-side', async () => {
     const cookie = await signIn(t, 'viewer@example.test');
     expect((await t.http.post('/api/v3/auth/logout').set('Cookie', cookie)).status).toBe(403); // the CSRF header

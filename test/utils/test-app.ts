@@ -39,7 +39,9 @@ export async function startTestApp(
     },
   });
   // No agent binary is built unless the test asks (overrides.agentBuild): a download of one not built answers 503.
-  const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env, DATABASE_URL: db.url }), agentBuild: false, ...(options.overrides ?? {}) };
+  // A publicUrl given as an override is a PUBLIC_URL given (the console's origins: common/http/origin.ts).
+  const given = options.overrides?.publicUrl !== undefined ? { publicUrlSet: true } : {};
+  const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env, DATABASE_URL: db.url }), agentBuild: false, ...given, ...(options.overrides ?? {}) };
   let server: RunningServer;
   try {
     server = await createServer(config, { logger: createLogger(config.logLevel, sink), clock: options.clock });

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config/app-config';
+import { OperatorsService } from './rmm/access/operators/operators.service';
 import { RunningServer, createServer } from './server';
+import { FIRST_ADMIN_COMMAND, startBanner, startLogFields } from './start-banner';
 
 /** `npm start`: serves everything, on the embedded PostgreSQL unless DATABASE_URL is set. */
 async function main(): Promise<void> {
@@ -60,30 +62,21 @@ async function main(): Promise<void> {
 
   const r = server.runtime;
   const database = r.databaseUrl ? 'external (DATABASE_URL)' : `embedded PostgreSQL, data in ${r.dataDir}`;
+  // A database that does not answer this one question is no reason to stop: the banner then assumes an admin exists.
+  const hasAdmin = await server.app
+    .get(OperatorsService)
+    .hasActiveAdmin()
+    .catch(() => true);
+  const facts = { url: r.publicUrl, database, hasAdmin };
   server.logger.info(
-    { url: r.publicUrl, docs: `${r.publicUrl}/docs`, database, generatedSecrets: r.generatedNow },
-    `RMM server listening on ${r.host}:${r.port}` +
+    { ...startLogFields(facts), database, generatedSecrets: r.generatedNow },
+    `RMM server listening on ${r.host}:${r.port}; console at ${r.publicUrl}/app/` +
+      (hasAdmin ? '' : `; no admin operator yet: create one with \`${FIRST_ADMIN_COMMAND}\``) +
       (r.generatedNow.length > 0
         ? `; generated ${r.generatedNow.join(', ')} (kept in the database; print them with \`npm run cli -- keys show\`)`
         : ''),
   );
-  if (process.stdout.isTTY) process.stdout.write(banner(r.publicUrl, database));
-}
-
-/** For a person at a terminal: where to go next. */
-function banner(url: string, database: string): string {
-  return [
-    '',
-    '  RMM server is ready',
-    `  URL        ${url}`,
-    `  API docs   ${url}/docs`,
-    `  Database   ${database}`,
-    '  Keys       npm run cli -- keys show   (the data platform\'s and the enrollment function\'s)',
-    '  API key    npm run -s cli -- apikey create --name ops --scopes admin   (for /api/v3 and npm run watch)',
-    '  Stop       Ctrl-C',
-    '',
-    '',
-  ].join('\n');
+  if (process.stdout.isTTY) process.stdout.write(startBanner(facts));
 }
 
 function fail(message: string): never {

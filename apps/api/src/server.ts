@@ -89,6 +89,7 @@ export async function createServer(config: AppConfig, options: ServerOptions = {
       await app.listen({ port, host, backlog: LISTEN_BACKLOG });
       const address = app.getHttpServer().address() as { port: number };
       runtime.internalUrl = `http://127.0.0.1:${address.port}`;
+      runtime.listenPort = address.port;
       return runtime.internalUrl;
     },
     close: async () => {

@@ -26,6 +26,7 @@ import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
 
 export * from './enums';
+export * from './notification-events';
 export {
   AgentEntity,
   AgentUpdateEntity,

@@ -1,5 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import type { OperatorEntity } from '@app/entities';
+import { OPERATOR_ROLES, type OperatorEntity, type OperatorRole } from '@app/entities';
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Clock } from '../common/clock';
@@ -175,7 +175,7 @@ export const COMMANDS: Record<string, Command> = {
     prepare: (args) => {
       const { values } = parse(args, { email: { type: 'string' }, role: { type: 'string' }, clients: { type: 'string' } });
       const email = required(values.email, '--email');
-      const role = required(values.role, '--role');
+      const role = roleOf(required(values.role, '--role'));
       const clients = values.clients === undefined ? null : idList(values.clients as string, '--clients');
       return async (ctx, io) => {
         const password = await secret(io, `password for ${email}: `, true);
@@ -373,6 +373,12 @@ function duration(value: string, flag: string): string {
     throw new UsageError(`${flag} must be a positive duration such as 90m, 12h, 30d or 4w, got "${value}"`);
   }
   return value;
+}
+
+/** An operator role, checked with the arguments: a wrong one is a usage error, said before any password is asked for. */
+function roleOf(value: string): OperatorRole {
+  if (!(OPERATOR_ROLES as readonly string[]).includes(value)) throw new UsageError(`--role must be one of ${OPERATOR_ROLES.join(', ')}, got "${value.slice(0, 80)}"`);
+  return value as OperatorRole;
 }
 
 function required(value: unknown, flag: string): string {

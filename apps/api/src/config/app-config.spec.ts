@@ -42,6 +42,9 @@ describe('loadConfig', () => {
   it('derives PUBLIC_URL from PORT and strips a trailing slash from a given one', () => {
     expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
     expect(loadConfig({ PUBLIC_URL: 'https://rmm.example.com/' }).publicUrl).toBe('https://rmm.example.com');
+    // Whether it was given decides the console's origins (common/http/origin.ts), even when it is the default text.
+    expect(loadConfig({ PORT: '8080' }).publicUrlSet).toBe(false);
+    expect(loadConfig({ PUBLIC_URL: 'http://localhost:3000' }).publicUrlSet).toBe(true);
   });
 
   it.each([

@@ -26,6 +26,8 @@ export interface AppConfig {
   trustProxy: string[] | number | false;
   /** Base of the URLs the server hands out (download URLs); defaults to http://localhost:$PORT. */
   publicUrl: string;
+  /** Whether PUBLIC_URL was given (without it, the console's origins include the loopback names: common/http/origin.ts). */
+  publicUrlSet: boolean;
   /** The operator console's built files (index.html, assets/); not an environment variable: tests point it elsewhere. Default: dist/console. */
   consoleDir?: string;
   /** Native installers an operator provides (`<platform>-<arch>.<ext>`), served instead of the install scripts. */
@@ -149,7 +151,8 @@ type Env = Record<string, string | undefined>;
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
-  const publicUrl = httpUrl(env, 'PUBLIC_URL') ?? `http://localhost:${port}`;
+  const givenPublicUrl = httpUrl(env, 'PUBLIC_URL');
+  const publicUrl = givenPublicUrl ?? `http://localhost:${port}`;
   const jwtSecret = text(env, 'JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long');
@@ -175,6 +178,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     redisPrefix: redisPrefix(env),
     trustProxy: trustProxy(env),
     publicUrl: publicUrl.replace(/\/+$/, ''),
+    publicUrlSet: givenPublicUrl !== undefined,
     installersDir: installersDir === undefined ? undefined : resolve(cwd, installersDir),
     downloadIdleTimeoutMs: integer(env, 'RMM_DOWNLOAD_IDLE_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
     agentVersion: agentVersion(env),

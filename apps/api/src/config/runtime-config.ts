@@ -24,6 +24,8 @@ export interface RuntimeConfig extends AppConfig {
   generatedNow: string[];
   /** Where this process listens, once it does (http://127.0.0.1:PORT): the default target of the function. */
   internalUrl?: string;
+  /** The port this process listens on, once it does (PORT=0 picks one). */
+  listenPort?: number;
 }
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see above
 export class RuntimeConfig {}

@@ -385,6 +385,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/auth/origin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the console at a page origin may open the events WebSockets with its session, and if not why and which setting would allow it: a browser learns nothing of a refused upgrade but that it failed, so the console asks (docs/events.md)
+         * @description Needs the rmm_session cookie of a signed-in operator. Errors: {detail}.
+         */
+        get: operations["operatorAuthOrigin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/auth/logout": {
         parameters: {
             query?: never;
@@ -1484,6 +1504,27 @@ export interface components {
         SessionDto: {
             operator: components["schemas"]["SessionOperatorDto"];
         };
+        OriginVerdictDto: {
+            /**
+             * @description The origin asked about, as browsers write it
+             * @example http://127.0.0.1:3000
+             */
+            origin: string;
+            /** @description Whether an events WebSocket upgrade from a page of this origin may use the session cookie */
+            allowed: boolean;
+            /**
+             * @description Why not, with the setting that would allow it (PUBLIC_URL, RMM_CORS_ORIGINS); null when allowed
+             * @example live updates refused for the page origin "http://127.0.0.1:3000": this server's console is at http://localhost:3000 (PUBLIC_URL names it); open the console at one of those, or set PUBLIC_URL=http://127.0.0.1:3000 (the address operators open) or add http://127.0.0.1:3000 to RMM_CORS_ORIGINS, and restart the server
+             */
+            reason: string | null;
+            /**
+             * @description The console's origins: PUBLIC_URL's (without PUBLIC_URL, localhost, 127.0.0.1 and [::1] at the listening port), then RMM_CORS_ORIGINS
+             * @example [
+             *       "http://localhost:3000"
+             *     ]
+             */
+            allowed_origins: string[];
+        };
         OperatorDto: {
             id: number;
             email: string;
@@ -2236,9 +2277,9 @@ export interface components {
             at: string;
             /** @enum {string} */
             actor_kind: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
-            /** @description API key id, or the user's uuid; null for service_role, cli, anonymous */
+            /** @description API key id, operator id, or the user's uuid; null for service_role, cli, anonymous */
             actor_id: string | null;
-            /** @description API key name, user's e-mail, service_role, or the CLI's OS user */
+            /** @description API key name, operator's or user's e-mail, service_role, or the CLI's OS user; for a console sign-in that failed (anonymous), the e-mail tried */
             actor_name: string | null;
             /**
              * @description null for a CLI command
@@ -2259,7 +2300,7 @@ export interface components {
             /** @description HTTP status; null for a CLI command */
             status: number | null;
             /**
-             * @description The HTTP status as text, or 'ok' / 'error: <message>' for the CLI
+             * @description The HTTP status as text (a console sign-in adds its method: '200 password+totp', '401 password'), or 'ok' / 'error: <message>' for the CLI
              * @example 204
              */
             outcome: string;
@@ -2364,7 +2405,7 @@ export interface components {
              */
             min_severity: "info" | "warning" | "error";
             /**
-             * @description The events this channel is sent (task.run: only runs that did not succeed)
+             * @description The events this channel is sent (task.run: only runs that did not succeed). An event whose severity is below min_severity can never be sent: 400 naming it (agent.online listed with agent.offline is sent whatever min_severity, after each offline it recovers)
              * @example [
              *       "alert.created",
              *       "agent.overdue"
@@ -5255,6 +5296,97 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionDto"];
+                };
+            };
+            /** @description No live session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    operatorAuthOrigin: {
+        parameters: {
+            query: {
+                /** @description The console page's origin (location.origin) */
+                origin: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginVerdictDto"];
+                };
+            };
+            /** @description `origin` is not an http(s) origin */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
                 };
             };
             /** @description No live session */

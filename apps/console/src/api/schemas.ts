@@ -10,6 +10,7 @@ import {
   NOTIFICATION_TYPES,
   OPERATOR_ROLES,
 } from '../../../../libs/entities/src/enums';
+export { eventsNeverSent, NOTIFICATION_EVENT_SEVERITY } from '../../../../libs/entities/src/notification-events';
 import type { components } from './openapi';
 
 type Schemas = components['schemas'];

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { useLiveRefusal } from '../api/live';
 import { useSession, useSignOut } from '../api/session';
 import type { Scope } from '../api/schemas';
 
@@ -28,6 +29,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const signOut = useSignOut();
   const [location] = useLocation();
   const [open, setOpen] = useState(false);
+  const refused = useLiveRefusal();
   useEffect(() => setOpen(false), [location]);
   const items = NAV.filter((i) => (i.needs === 'admin-only' ? isAdmin : can(i.needs)));
   const current = (href: string) => location === href || location.startsWith(`${href}/`);
@@ -71,6 +73,11 @@ export function Layout({ children }: { children: ReactNode }) {
         </nav>
       </header>
       <main id="main" className="container-fluid app-main" tabIndex={-1}>
+        {refused && (
+          <p role="alert" className="error live-refused">
+            <strong>Live updates are off.</strong> The server said: {refused}. Pages show what they read and do not change by themselves until this is fixed and the page is reloaded.
+          </p>
+        )}
         {children}
       </main>
     </>

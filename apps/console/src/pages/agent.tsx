@@ -6,6 +6,7 @@ import { useSession } from '../api/session';
 import type { Check, ScriptRun, Task } from '../api/schemas';
 import { ErrorNote, Loading, Section, StatusBadge } from '../components/bits';
 import { ago, osOf, useNow, when } from '../components/format';
+import { liveNote } from '../components/live-note';
 import { AlertsTable } from './alerts';
 import { RunScriptPanel } from './run-script';
 
@@ -42,7 +43,7 @@ export function AgentPage({ id }: { id: string }) {
       <p className="muted">
         {a.client?.name ?? 'No client'}
         {a.site ? ` / ${a.site.name}` : ''} · last seen {ago(a.last_seen, now)}
-        {live.state !== 'open' ? ' · live updates reconnecting…' : ''}
+        {liveNote(live.state)}
       </p>
       {running && can('scripts:run') && <RunScriptPanel agentId={id} live={live} offline={a.status !== 'online'} />}
       <div className="grid-2">

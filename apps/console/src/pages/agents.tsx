@@ -7,6 +7,7 @@ import { ErrorNote, StatusBadge } from '../components/bits';
 import { ago, osOf, useNow } from '../components/format';
 import { useFleet } from '../fleet/fleet-context';
 import type { FleetStore } from '../fleet/fleet-store';
+import { liveNote } from '../components/live-note';
 
 type SortKey = 'hostname' | 'client' | 'os' | 'status' | 'last_seen' | 'alerts';
 const COLUMNS: Array<{ key: SortKey; label: string }> = [
@@ -44,7 +45,7 @@ export function AgentsPage() {
         <h1>Agents</h1>
         <p className="muted" aria-live="polite">
           {fleet.loaded ? `${rows.length} of ${all.length} agents` : ''}
-          {fleet.liveState !== 'open' && fleet.loaded ? ' · live updates reconnecting…' : ''}
+          {fleet.loaded ? liveNote(fleet.liveState) : ''}
         </p>
       </div>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>

@@ -6,6 +6,8 @@ import { useSession } from '../api/session';
 import {
   CHANNEL_EVENTS,
   CHANNEL_TYPES,
+  eventsNeverSent,
+  NOTIFICATION_EVENT_SEVERITY,
   SEVERITIES,
   type AlertSeverity,
   type Client,
@@ -35,6 +37,16 @@ export function destinationOf(c: Pick<NotificationChannel, 'type' | 'url' | 'to'
   } catch {
     return c.url;
   }
+}
+
+/**
+ * The severity an event is sent with, as the form shows it beside the event (the API refuses a channel whose events
+ * can never reach its minimum: NOTIFICATION_EVENT_SEVERITY, eventsNeverSent).
+ */
+function severityNote(event: NotificationEvent, chosen: readonly NotificationEvent[]): string {
+  if (event === 'task.run') return 'error: failed runs only';
+  if (event === 'agent.online' && chosen.includes('agent.offline')) return 'info; also sent after each offline it recovers';
+  return NOTIFICATION_EVENT_SEVERITY[event] ?? "the alert's severity";
 }
 
 /** A channel's clients by name; [] is every client (as the API has it, unlike API keys' null). */
@@ -96,6 +108,8 @@ function CreateChannel({ clients }: { clients: Client[] }) {
   const [minSeverity, setMinSeverity] = useState<AlertSeverity>('warning');
   const [events, setEvents] = useState<NotificationEvent[]>(['alert.created', 'alert.resolved']);
   const [limitTo, setLimitTo] = useState<number[]>([]);
+  // What the API would refuse (400 naming them): said here, before Create.
+  const never = eventsNeverSent(events, minSeverity);
   const create = useMutation({
     mutationFn: () =>
       ok(
@@ -170,17 +184,23 @@ function CreateChannel({ clients }: { clients: Client[] }) {
             </>
           )}
         </div>
-        <fieldset className="checks">
-          <legend>Events</legend>
+        <fieldset className="checks" aria-describedby={never.length > 0 ? 'never-sent' : undefined}>
+          <legend>Events (each with the severity it is sent with)</legend>
           {CHANNEL_EVENTS.map((ev) => (
             <label key={ev}>
               <input type="checkbox" checked={events.includes(ev)} onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))} />
-              {ev}
+              {ev} <span className="muted">({severityNote(ev, events)})</span>
             </label>
           ))}
         </fieldset>
+        {never.length > 0 && (
+          <p id="never-sent" className="error" role="alert">
+            Never sent at minimum severity {minSeverity}: {never.map((ev) => `${ev} (${NOTIFICATION_EVENT_SEVERITY[ev]})`).join(', ')}. Lower the minimum severity or untick{' '}
+            {never.length === 1 ? 'it' : 'them'}.
+          </p>
+        )}
         {clients.length > 0 && <ClientPicker clients={clients} value={limitTo} onChange={setLimitTo} legend="Only agents of these clients" />}
-        <button type="submit" aria-busy={create.isPending} disabled={create.isPending || events.length === 0}>
+        <button type="submit" aria-busy={create.isPending} disabled={create.isPending || events.length === 0 || never.length > 0}>
           Create channel
         </button>
       </form>

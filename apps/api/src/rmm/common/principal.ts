@@ -23,8 +23,21 @@ export interface Principal {
   sessionId: string | null;
 }
 
-/** A request the guard has admitted. */
-export type AuthedRequest = FastifyRequest & { principal?: Principal };
+/** How an operator signed in, or tried to: the password alone, or with the TOTP code or a recovery code. */
+export type SignInMethod = 'password' | 'password+totp' | 'password+recovery_code';
+
+/**
+ * A console sign-in, as the audit log records it (access/audit/audit-http.ts): the account tried (normalised e-mail,
+ * null when none was given) and the method, and, once it succeeded, the operator. Never the password or the code.
+ */
+export interface SignInAttempt {
+  email: string | null;
+  method: SignInMethod;
+  operator?: { id: number; email: string };
+}
+
+/** A request the guard has admitted; a sign-in carries its attempt (the guard does not run there). */
+export type AuthedRequest = FastifyRequest & { principal?: Principal; signIn?: SignInAttempt };
 
 /** One string per caller across kinds: rate-limit buckets, subscription counts. */
 export const principalKey = (p: Pick<Principal, 'kind' | 'id'>): string => `${p.kind}:${p.id}`;

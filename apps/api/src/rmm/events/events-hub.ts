@@ -5,7 +5,7 @@ import { WebSocket } from 'ws';
 import { Clock } from '../../common/clock';
 import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
 import { Job, Jobs } from '../../common/jobs/jobs';
-import { originAllowed } from '../../common/http/origin';
+import { consoleOrigins, originAllowed, originRefusal } from '../../common/http/origin';
 import type { GatewayServer, UpgradeRefusal } from '../../common/ws/gateway-server';
 import { QueueSocket, SendQueue } from '../../common/ws/send-queue';
 import { RuntimeConfig } from '../../config/runtime-config';
@@ -39,6 +39,8 @@ const SHUTDOWN_GRACE_MS = 1_000;
  * What was waiting for it is dropped at the close already; its socket holds at most one message and the close frame.
  */
 export const CLOSE_TIMEOUT_MS = 5_000;
+/** A refused Origin is logged at most this often (per origin). */
+const ORIGIN_WARNING_EVERY_MS = 60_000;
 /** Agents read per query for agent.updated (a heartbeat flush can announce thousands at once). */
 const AGENT_READ_BATCH = 500;
 
@@ -110,6 +112,8 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly pinger: Job;
   private readonly rechecker: Job;
   private rechecking = false;
+  /** When each refused Origin was last logged (warnRefusedOrigin). */
+  private readonly originWarnings = new Map<string, number>();
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -165,9 +169,10 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
 
   /**
    * Who an upgrade comes from (both WebSockets), in this order: a key (X-API-KEY, else ?api_key=) or the console's
-   * session cookie (401); for the cookie, a page of the server's own origin or of RMM_CORS_ORIGINS (403 'Origin not
-   * allowed': a browser sends the cookie with an upgrade from any page, so without this any site its user visits
-   * could read the fleet's events); then the agents:read scope (403).
+   * session cookie (401); for the cookie, a page of one of the console's origins (consoleOrigins: PUBLIC_URL's, or
+   * the loopback names without it, and RMM_CORS_ORIGINS; else 403 'Origin not allowed', logged at warn: a browser
+   * sends the cookie with an upgrade from any page, so without this any site its user visits could read the fleet's
+   * events); then the agents:read scope (403).
    */
   async authenticate(req: IncomingMessage): Promise<CallerDecision> {
     let caller;
@@ -177,11 +182,30 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
       if (err instanceof DomainError && err.code === CommonErrorCode.Unauthorized) return { refuse: { status: 401, detail: err.message } };
       throw err;
     }
-    if (caller.via === 'cookie' && !originAllowed(req.headers.origin, this.config.publicUrl, this.config.rmmCorsOrigins)) {
-      return { refuse: { status: 403, detail: 'Origin not allowed' } };
+    if (caller.via === 'cookie') {
+      const allowed = consoleOrigins(this.config);
+      if (!originAllowed(req.headers.origin, allowed)) {
+        this.warnRefusedOrigin(req.headers.origin, allowed);
+        return { refuse: { status: 403, detail: 'Origin not allowed' } };
+      }
     }
     if (!hasScope(caller.principal, 'agents:read')) return { refuse: { status: 403, detail: 'permission denied' } };
     return { principal: caller.principal };
+  }
+
+  /**
+   * A refused Origin, at warn with the setting that would allow it (a console opened at another address than the
+   * server knows itself by otherwise fails silently): once a minute per origin, as a console retries every few
+   * seconds and any page may try.
+   */
+  private warnRefusedOrigin(origin: string | string[] | undefined, allowed: readonly string[]): void {
+    const key = typeof origin === 'string' ? origin.slice(0, 200) : '';
+    const now = this.clock.now().getTime();
+    const last = this.originWarnings.get(key);
+    if (last !== undefined && now - last < ORIGIN_WARNING_EVERY_MS) return;
+    if (this.originWarnings.size >= 1_000) this.originWarnings.clear();
+    this.originWarnings.set(key, now);
+    this.logger.warn(`events WebSocket upgrade refused (403 Origin not allowed): ${originRefusal(origin, this.config, allowed)}`);
   }
 
   /**

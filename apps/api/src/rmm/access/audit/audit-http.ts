@@ -4,13 +4,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../../common/clock';
 import { PlatformCallers } from '../../../platform/auth/platform-caller';
 import { hashApiKey } from '../../common/api-key-secret';
-import type { AuthedRequest } from '../../common/principal';
+import type { AuthedRequest, SignInAttempt } from '../../common/principal';
 import { auditedSurface, isAuditedMethod, requestedPath, routeAction } from './audit-entry';
 import { AuditService, PendingAuditEntry } from './audit.service';
 
 type Actor = Pick<PendingAuditEntry, 'actorKind' | 'actorId' | 'actorName' | 'keyHash'>;
 
 const ANONYMOUS: Actor = { actorKind: 'anonymous', actorId: null, actorName: null };
+
+/**
+ * Who a console sign-in names: the operator once it succeeded; before that the account tried, as the name of an
+ * anonymous caller (nobody has proved who they are, but a review needs to see which account was tried).
+ */
+function signInActor(attempt: SignInAttempt): Actor {
+  if (attempt.operator) return { actorKind: 'operator', actorId: String(attempt.operator.id), actorName: attempt.operator.email };
+  return { ...ANONYMOUS, actorName: attempt.email };
+}
 
 /**
  * The one Fastify `onResponse` hook of the audit log (registered here, so server.ts needs no line): after the
@@ -53,7 +62,8 @@ export class AuditHttpRecorder implements OnModuleInit {
     const surface = auditedSurface(pattern);
     if (!surface) return;
     const at = this.clock.now();
-    const actor = surface === 'rmm' ? this.keyActor(request as AuthedRequest) : await this.platformActor(request);
+    const signIn = (request as AuthedRequest).signIn;
+    const actor = signIn ? signInActor(signIn) : surface === 'rmm' ? this.keyActor(request as AuthedRequest) : await this.platformActor(request);
     this.audit.enqueue({
       at,
       ...actor,
@@ -62,7 +72,8 @@ export class AuditHttpRecorder implements OnModuleInit {
       target: requestedPath(request.url),
       clientAddress: request.ip ?? null,
       status: reply.statusCode,
-      outcome: String(reply.statusCode),
+      // A sign-in's outcome says how it was tried as well (the status alone reads the same for every method).
+      outcome: signIn ? `${reply.statusCode} ${signIn.method}` : String(reply.statusCode),
       requestId: String(request.id),
     });
   }

@@ -69,9 +69,9 @@ export class AuditEntryDto {
   @ApiProperty() id: number;
   @ApiProperty({ format: 'date-time', description: 'When the outcome was known' }) at: string;
   @ApiProperty({ enum: AUDIT_ACTOR_KINDS }) actor_kind: AuditActorKind;
-  @ApiProperty({ nullable: true, type: String, description: "API key id, or the user's uuid; null for service_role, cli, anonymous" })
+  @ApiProperty({ nullable: true, type: String, description: "API key id, operator id, or the user's uuid; null for service_role, cli, anonymous" })
   actor_id: string | null;
-  @ApiProperty({ nullable: true, type: String, description: "API key name, user's e-mail, service_role, or the CLI's OS user" })
+  @ApiProperty({ nullable: true, type: String, description: "API key name, operator's or user's e-mail, service_role, or the CLI's OS user; for a console sign-in that failed (anonymous), the e-mail tried" })
   actor_name: string | null;
   @ApiProperty({ nullable: true, type: String, enum: AUDITED_METHODS, description: 'null for a CLI command' }) method: AuditedMethod | null;
   @ApiProperty({ example: 'DELETE /api/v3/clients/{id}/', description: 'Method and route, or the CLI command (apikey revoke)' })
@@ -80,7 +80,7 @@ export class AuditEntryDto {
   target: string;
   @ApiProperty({ nullable: true, type: String }) client_address: string | null;
   @ApiProperty({ nullable: true, type: Number, description: 'HTTP status; null for a CLI command' }) status: number | null;
-  @ApiProperty({ example: '204', description: "The HTTP status as text, or 'ok' / 'error: <message>' for the CLI" }) outcome: string;
+  @ApiProperty({ example: '204', description: "The HTTP status as text (a console sign-in adds its method: '200 password+totp', '401 password'), or 'ok' / 'error: <message>' for the CLI" }) outcome: string;
   @ApiProperty({ nullable: true, type: String, description: 'X-Request-Id of the request' }) request_id: string | null;
 }
 

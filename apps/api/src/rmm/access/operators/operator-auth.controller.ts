@@ -1,14 +1,16 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CommonErrorCode, DomainError } from '../../../common/errors/domain-error';
+import { originVerdict } from '../../../common/http/origin';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { LoginDto, SessionDto, toSessionDto } from './operators.dto';
+import { LoginDto, OriginQueryDto, OriginVerdictDto, SessionDto, toSessionDto } from './operators.dto';
 import { GuardErrorCode } from '../../common/guard.errors';
 import { OperatorsService } from './operators.service';
 import { PrincipalResolver } from './principal-resolver';
 import { clearedSessionCookie, hasCsrfHeader, sessionCookie } from '../../common/session-cookie';
+import type { AuthedRequest } from '../../common/principal';
 
 /** The console's sign-in: POST login sets the `rmm_session` cookie, GET me names its operator, POST logout ends it. */
 @Controller('api/v3/auth')
@@ -28,7 +30,8 @@ export class OperatorAuthController {
   @ApiResponse({ status: 401, type: RmmErrorDto, description: "{detail: 'Invalid credentials'} for any wrong part; with totp_required: true when the password was right and the account's code is missing or wrong" })
   @ApiResponse({ status: 429, type: RmmErrorDto, description: 'Too many failed sign-ins for this account or address (Retry-After)' })
   async login(@Body() body: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionDto> {
-    const { operator, token } = await this.operators.signIn(body, req.ip);
+    // The attempt rides on the request for the audit log (who tried, how), whatever the outcome.
+    const { operator, token } = await this.operators.signIn(body, req.ip, ((req as AuthedRequest).signIn = { email: null, method: 'password' }));
     void reply.header('Set-Cookie', sessionCookie(token, this.config.sessionMaxHours * 3600, this.secure));
     return toSessionDto(operator);
   }
@@ -42,6 +45,19 @@ export class OperatorAuthController {
     return toSessionDto(await this.operators.get(principal.id));
   }
 
+  @Get('origin')
+  @ApiOperation({
+    summary:
+      "Whether the console at a page origin may open the events WebSockets with its session, and if not why and which setting would allow it: a browser learns nothing of a refused upgrade but that it failed, so the console asks (docs/events.md)",
+  })
+  @ApiOkResponse({ type: OriginVerdictDto })
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: '`origin` is not an http(s) origin' })
+  @ApiResponse({ status: 401, type: RmmErrorDto, description: 'No live session' })
+  async origin(@Query() query: OriginQueryDto, @Req() req: FastifyRequest): Promise<OriginVerdictDto> {
+    await this.session(req);
+    return originVerdict(query.origin, this.config);
+  }
+
   @Post('logout')
   @HttpCode(204)
   @ApiOperation({ summary: 'Sign out: the session is deleted server-side and the cookie cleared (needs X-Requested-With: rmm-console)' })
@@ -51,7 +67,9 @@ export class OperatorAuthController {
     if (!hasCsrfHeader(req.headers)) throw new DomainError(GuardErrorCode.CsrfFailed, 'CSRF check failed');
     void reply.header('Set-Cookie', clearedSessionCookie(this.secure));
     const principal = await this.session(req).catch(() => null);
-    if (principal) await this.operators.signOut(principal.id, principal.sessionId!);
+    if (!principal) return;
+    (req as AuthedRequest).principal = principal; // the audit log names who signed out
+    await this.operators.signOut(principal.id, principal.sessionId!);
   }
 
   private get secure(): boolean {

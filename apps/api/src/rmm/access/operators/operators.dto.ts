@@ -22,6 +22,28 @@ export class LoginDto {
   totp?: string;
 }
 
+export class OriginQueryDto {
+  @ApiProperty({ example: 'http://127.0.0.1:3000', maxLength: 200, description: "The console page's origin (location.origin)" })
+  @IsString()
+  @MaxLength(200)
+  origin: string;
+}
+
+/** Whether the console at a page origin may open the events WebSockets with its session (common/http/origin.ts). */
+export class OriginVerdictDto {
+  @ApiProperty({ example: 'http://127.0.0.1:3000', description: 'The origin asked about, as browsers write it' }) origin: string;
+  @ApiProperty({ description: 'Whether an events WebSocket upgrade from a page of this origin may use the session cookie' }) allowed: boolean;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Why not, with the setting that would allow it (PUBLIC_URL, RMM_CORS_ORIGINS); null when allowed',
+    example: 'live updates refused for the page origin "http://127.0.0.1:3000": this server\'s console is at http://localhost:3000 (PUBLIC_URL names it); open the console at one of those, or set PUBLIC_URL=http://127.0.0.1:3000 (the address operators open) or add http://127.0.0.1:3000 to RMM_CORS_ORIGINS, and restart the server',
+  })
+  reason: string | null;
+  @ApiProperty({ type: [String], example: ['http://localhost:3000'], description: "The console's origins: PUBLIC_URL's (without PUBLIC_URL, localhost, 127.0.0.1 and [::1] at the listening port), then RMM_CORS_ORIGINS" })
+  allowed_origins: string[];
+}
+
 export class SessionOperatorDto {
   @ApiProperty() id: number;
   @ApiProperty() email: string;

@@ -22,6 +22,11 @@ export class OperatorsRepository {
     return this.repo.find({ order: { id: 'ASC' } });
   }
 
+  /** Whether an enabled admin exists (the start banner says how to make the first one when none does). */
+  hasActiveAdmin(): Promise<boolean> {
+    return this.repo.existsBy({ role: 'admin', disabled: false });
+  }
+
   findById(id: number): Promise<OperatorEntity | null> {
     return this.repo.findOneBy({ id });
   }

@@ -11,7 +11,7 @@ import { SignInLimits } from '../../../platform/auth/signin-limits';
 import { MAX_PASSWORD_LENGTH, PasswordHasher } from '../../../platform/users/password';
 import { MAX_EMAIL_LENGTH } from '../../../platform/users/users.service';
 import { ClientScope, EVERY_CLIENT, inScope } from '../../common/client-scope';
-import { Principal, ROLE_SCOPES } from '../../common/principal';
+import { Principal, ROLE_SCOPES, SignInAttempt } from '../../common/principal';
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { OperatorSessionsRepository } from './operator-sessions.repository';
 import { OperatorsErrorCode } from './operators.errors';
@@ -84,6 +84,10 @@ export class OperatorsService {
     }
   }
 
+  hasActiveAdmin(): Promise<boolean> {
+    return this.operators.hasActiveAdmin();
+  }
+
   async list(grantor: ClientScope = EVERY_CLIENT): Promise<OperatorEntity[]> {
     return (await this.operators.list()).filter((op) => manages(grantor, op));
   }
@@ -132,10 +136,13 @@ export class OperatorsService {
    * the same argon2 verification as a wrong password); the sign-in limits of the data platform apply (per account
    * and per address, 429 past either). A right password without the account's code: 401 with totp_required.
    */
-  async signIn(body: SignIn, address: string): Promise<{ operator: OperatorEntity; token: string; expiresAt: Date }> {
+  /** `attempt` is filled in as the sign-in goes (the account tried, the method, the operator), for the audit log. */
+  async signIn(body: SignIn, address: string, attempt: SignInAttempt = { email: null, method: 'password' }): Promise<{ operator: OperatorEntity; token: string; expiresAt: Date }> {
     const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
     const password = typeof body.password === 'string' ? body.password : '';
     const code = typeof body.totp === 'string' ? body.totp.trim() : '';
+    attempt.email = email === '' ? null : email.slice(0, MAX_EMAIL_LENGTH);
+    attempt.method = code === '' ? 'password' : isRecoveryCode(code) ? 'password+recovery_code' : 'password+totp';
     if (!email || email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) throw invalidCredentials();
     await platformLimit(() => this.limits.check(email, address));
     const found: { op: OperatorEntity | null } = { op: null };
@@ -157,6 +164,9 @@ export class OperatorsService {
       }
     }
     await platformLimit(() => this.limits.succeeded(email));
+    // (A code given to an account without TOTP is not a second factor.)
+    if (!op.totpSecret) attempt.method = 'password';
+    attempt.operator = { id: op.id, email: op.email };
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.config.sessionMaxHours * 3_600_000);
@@ -208,7 +218,7 @@ export class OperatorsService {
   private async secondFactor(op: OperatorEntity, code: string): Promise<boolean> {
     const step = totpStep(op.totpSecret!, code.replace(/\s+/g, ''), this.clock.now());
     if (step !== null) return this.operators.acceptTotpStep(op.id, step);
-    if (/^[0-9a-f]{5}-?[0-9a-f]{5}$/i.test(code)) {
+    if (isRecoveryCode(code)) {
       const normal = code.includes('-') ? code : `${code.slice(0, 5)}-${code.slice(5)}`;
       return this.operators.useRecoveryCode(op.id, hashRecoveryCode(normal));
     }
@@ -267,3 +277,6 @@ async function platformLimit(step: () => Promise<void>): Promise<void> {
     throw err;
   }
 }
+
+/** A recovery code's shape (xxxxx-xxxxx, the dash optional); a TOTP code is 6 digits. */
+const isRecoveryCode = (code: string): boolean => /^[0-9a-f]{5}-?[0-9a-f]{5}$/i.test(code);

@@ -1,5 +1,7 @@
 import { DomainError } from '../../../common/errors/domain-error';
-import { checkHeaders, checkRecipients, checkUrl } from './notification-rules';
+import { NOTIFICATION_EVENT_SEVERITY } from '@app/entities';
+import { EVENT_SEVERITY } from './notification-outbox';
+import { checkEventsCanFire, checkHeaders, checkRecipients, checkUrl } from './notification-rules';
 
 const refused = (f: () => unknown): string => {
   try {
@@ -33,5 +35,20 @@ describe('notification channel rules', () => {
       expect(refused(() => checkHeaders(h as Record<string, unknown>))).toMatch(/^headers:/);
     }
     expect(refused(() => checkHeaders(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`H${i}`, 'v']))))).toMatch(/at most 20/);
+  });
+
+  it('refuses events a channel can never be sent, naming each with its severity; agent.online with agent.offline is its recovery', () => {
+    expect(refused(() => checkEventsCanFire(['alert.created', 'agent.online', 'enrollment.completed'], 'warning'))).toBe(
+      'events: agent.online (info), enrollment.completed (info) can never be sent at min_severity warning: lower min_severity or leave them out (agent.online is also sent, whatever min_severity, after each agent.offline of the channel it recovers)',
+    );
+    expect(refused(() => checkEventsCanFire(['agent.offline', 'task.run'], 'error'))).toBe('events: agent.offline (warning) can never be sent at min_severity error: lower min_severity or leave it out');
+    expect(() => checkEventsCanFire(['agent.offline', 'agent.online'], 'warning')).not.toThrow();
+    expect(() => checkEventsCanFire(['alert.created', 'task.run'], 'error')).not.toThrow();
+  });
+
+  it("keeps the shared table (the console's form, the check above) equal to the severities the outbox writes", () => {
+    for (const [event, severity] of Object.entries(EVENT_SEVERITY)) expect([event, NOTIFICATION_EVENT_SEVERITY[event as keyof typeof NOTIFICATION_EVENT_SEVERITY]]).toEqual([event, severity]);
+    const fixed = Object.entries(NOTIFICATION_EVENT_SEVERITY).filter(([, s]) => s !== null).map(([e]) => e);
+    expect(fixed.sort()).toEqual(Object.keys(EVENT_SEVERITY).sort());
   });
 });

@@ -1,3 +1,4 @@
+import { AlertSeverity, eventsNeverSent, NOTIFICATION_EVENT_SEVERITY, NotificationEvent } from '@app/entities';
 import { fieldInvalid } from '../../../common/errors/domain-error';
 import { isPrivateAddress, literalAddress } from './address-guard';
 import { MAX_HEADERS } from './notifications.dto';
@@ -59,4 +60,20 @@ export function checkHeaders(headers: Record<string, unknown>): Record<string, s
     }
   }
   return Object.fromEntries(entries) as Record<string, string>;
+}
+
+/**
+ * Refuses a channel that lists an event its min_severity always drops (issue 29: agent.online or
+ * enrollment.completed under warning were accepted and never sent): 400 naming each with its severity. agent.online
+ * listed with agent.offline can fire, as the recovery of each offline the channel was sent (eventsNeverSent).
+ */
+export function checkEventsCanFire(events: readonly NotificationEvent[], minSeverity: AlertSeverity): void {
+  const never = eventsNeverSent(events, minSeverity);
+  if (never.length === 0) return;
+  const named = never.map((e) => `${e} (${NOTIFICATION_EVENT_SEVERITY[e]})`).join(', ');
+  throw fieldInvalid(
+    'events',
+    `${named} can never be sent at min_severity ${minSeverity}: lower min_severity or leave ${never.length === 1 ? 'it' : 'them'} out` +
+      (never.includes('agent.online') ? ' (agent.online is also sent, whatever min_severity, after each agent.offline of the channel it recovers)' : ''),
+  );
 }

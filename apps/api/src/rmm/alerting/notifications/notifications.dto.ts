@@ -25,7 +25,7 @@ const URL_DOC = 'webhook, slack, teams: the http(s) URL POSTed to (Slack and Tea
 const TO_DOC = `email: one address or a list of 1-${MAX_RECIPIENTS}`;
 const SECRET_DOC = 'Signs every webhook body: X-RMM-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">. Write-only (answers say has_secret)';
 const HEADERS_DOC = `Extra request headers (name → value, at most ${MAX_HEADERS}), e.g. {"Authorization": "Bearer …"}. Not Host, Content-Length, Content-Type, User-Agent, hop-by-hop headers or X-RMM-*. Write-only: answers list header_names`;
-const EVENTS_DOC = 'The events this channel is sent (task.run: only runs that did not succeed)';
+const EVENTS_DOC = 'The events this channel is sent (task.run: only runs that did not succeed). An event whose severity is below min_severity can never be sent: 400 naming it (agent.online listed with agent.offline is sent whatever min_severity, after each offline it recovers)';
 const SEVERITY_DOC = 'The least severity sent: an alert has its own; agent.offline warning, agent.overdue error, agent.online info, a failed task.run error, enrollment.completed info';
 const CLIENTS_DOC = 'Only agents of these clients (client ids); empty or absent: every client. A client-limited key must name clients, all its own';
 

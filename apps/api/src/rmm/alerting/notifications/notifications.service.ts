@@ -5,7 +5,7 @@ import { RuntimeConfig } from '../../../config/runtime-config';
 import { ClientScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
 import { DeliveryWorker, LEASE_SECONDS } from './delivery-worker';
-import { checkHeaders, checkRecipients, checkUrl } from './notification-rules';
+import { checkEventsCanFire, checkHeaders, checkRecipients, checkUrl } from './notification-rules';
 import { CreateNotificationDto, PatchNotificationDto } from './notifications.dto';
 import { NotificationsRepository } from './notifications.repository';
 import { TEST_PAYLOAD } from './notification-payload';
@@ -45,6 +45,7 @@ export class NotificationsService {
     const name = requireName(body.name);
     const target = this.target(body.type, body.url, body.to);
     if (body.type === 'email') this.noHttpFields(body);
+    checkEventsCanFire(body.events, body.min_severity);
     return this.repo.insert({
       name,
       type: body.type,
@@ -74,6 +75,8 @@ export class NotificationsService {
     if (body.headers !== undefined) change.headers = body.headers === null ? {} : checkHeaders(body.headers);
     if (body.min_severity !== undefined) change.minSeverity = body.min_severity;
     if (body.events !== undefined) change.events = [...new Set(body.events)];
+    // A change of either side is checked against the other as it will be (a channel left as it was is not).
+    if (body.events !== undefined || body.min_severity !== undefined) checkEventsCanFire(change.events ?? c.events, change.minSeverity ?? c.minSeverity);
     if (body.clients !== undefined) change.clients = await this.checkClients(body.clients, clients);
     if (body.enabled !== undefined) {
       change.enabled = body.enabled;
