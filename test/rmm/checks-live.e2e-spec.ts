@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import WebSocket from 'ws';
 import { CheckResults } from '../../apps/api/src/rmm/automation/checks/check-results';
 import { HISTORY_KEEP } from '../../apps/api/src/rmm/automation/checks/checks.repository';
@@ -175,7 +176,20 @@ describe('checks, live (agent channel)', () => {
       agent.result(check.id, 'failing', 'still');
       await until('one more', async () => (await historyCount(check.id)) === 61);
       expect((await t.http.get(`/api/v3/alerts/${alert.id}/`).set(admin)).body).toMatchObject({ resolved: false, acknowledged: true });
+      // the result and its alert's resolution are one transaction: whoever hears check.status (or reads the
+      // check as passing) finds the alert resolved already, never a passing check with its alert still open
+      const reader = new Client({ connectionString: t.db.url }); // connected beforehand: it reads at once
+      await reader.connect();
+      const openWhenHeard: Array<Promise<number>> = [];
+      const offPassing = bus.on('check.status', (e) => {
+        if (e.checkId === check.id && e.status === 'passing')
+          {openWhenHeard.push(reader.query<{ n: number }>(`SELECT count(*)::int n FROM alerts WHERE id = $1 AND NOT resolved`, [alert.id]).then((r) => r.rows[0].n));}
+      });
       agent.result(check.id, 'passing', 'fine');
+      await until('check.status passing heard', async () => openWhenHeard.length === 1);
+      offPassing();
+      expect(await Promise.all(openWhenHeard)).toEqual([0]);
+      await reader.end();
       const passing = await until('passing', async () => {
         const now = await getCheck(check.id);
         return now.status === 'passing' ? now : undefined;

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CheckStatus } from '@app/entities';
 import { Clock } from '../../../common/clock';
+import { TransactionHost } from '../../../database/transaction-host';
 import { pgText } from '../../../common/values';
 import { AgentChannel, LocalAgentChannel } from '../../fleet/agent-channel/agent-channel';
 import type { CheckResultMessage as CheckResultWire } from '../../fleet/agent-channel/agent-protocol';
@@ -64,6 +65,7 @@ export class CheckResults implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly alerts: AlertsService,
     private readonly events: RmmEvents,
     private readonly clock: Clock,
+    private readonly tx: TransactionHost,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -109,21 +111,27 @@ export class CheckResults implements OnApplicationBootstrap, OnApplicationShutdo
   onApplicationShutdown(): void {
     for (const off of this.off.splice(0)) off();
   }
-  /** Stores one result of the agent's check and acts on it; null when the check is not this agent's (ignored). */
+  /**
+   * Stores one result of the agent's check and acts on it, in one transaction: a reader never sees the check
+   * passing while its alert is still open, nor failing past fails_b4_alert without its alert (the events follow
+   * the commit, in order). Null when the check is not this agent's (ignored).
+   */
   async record(agentId: number, result: CheckResultMessage): Promise<RecordedResult | null> {
-    const r = await this.repo.recordResult(agentId, result.checkId, result.status, result.moreInfo, this.clock.now());
-    if (!r) {
-      this.logger.debug(`agent ${agentId}: ignored a result for check ${result.checkId}, not one of its checks`);
-      return null;
-    }
-    this.events.emit('check.status', { agentId, checkId: r.checkId, status: r.status, previousStatus: r.previousStatus, moreInfo: result.moreInfo });
-    if (result.status === 'failing' && r.status === 'failing') {
-      const detail = result.moreInfo ? `: ${result.moreInfo}` : '';
-      const failures = r.failCount === 1 ? 'failed' : `failed ${r.failCount} times in a row`;
-      await this.alerts.raise({ alertType: 'check_failure', agentId, checkId: r.checkId, severity: r.severity, message: capMoreInfo(`check "${r.name}" ${failures}${detail}`) });
-    } else if (result.status === 'passing') {
-      await this.alerts.resolveBySystem({ alertType: 'check_failure', id: r.checkId });
-    }
-    return r;
+    return this.tx.run(async () => {
+      const r = await this.repo.recordResult(agentId, result.checkId, result.status, result.moreInfo, this.clock.now());
+      if (!r) {
+        this.logger.debug(`agent ${agentId}: ignored a result for check ${result.checkId}, not one of its checks`);
+        return null;
+      }
+      this.events.emit('check.status', { agentId, checkId: r.checkId, status: r.status, previousStatus: r.previousStatus, moreInfo: result.moreInfo });
+      if (result.status === 'failing' && r.status === 'failing') {
+        const detail = result.moreInfo ? `: ${result.moreInfo}` : '';
+        const failures = r.failCount === 1 ? 'failed' : `failed ${r.failCount} times in a row`;
+        await this.alerts.raise({ alertType: 'check_failure', agentId, checkId: r.checkId, severity: r.severity, message: capMoreInfo(`check "${r.name}" ${failures}${detail}`) });
+      } else if (result.status === 'passing') {
+        await this.alerts.resolveBySystem({ alertType: 'check_failure', id: r.checkId });
+      }
+      return r;
+    });
   }
 }
