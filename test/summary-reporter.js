@@ -11,6 +11,12 @@ class SummaryReporter {
     const skipped = results.numPendingTests + results.numTodoTests;
     const line = `${results.numPassedTests} passed, ${failed} failed` + (skipped > 0 ? `, ${skipped} skipped` : '');
     fs.writeFileSync(path.join(__dirname, '..', '.jest-summary'), `${line}\n`);
+    // The slowest files (the suite's budget is about 10 minutes of wall time: docs/development.md).
+    const files = results.testResults
+      .map((r) => ({ file: path.relative(path.join(__dirname, '..'), r.testFilePath), s: (r.perfStats.end - r.perfStats.start) / 1000 }))
+      .sort((a, b) => b.s - a.s);
+    fs.writeFileSync(path.join(__dirname, '..', '.jest-durations'), files.map((f) => `${f.s.toFixed(1)}\t${f.file}`).join('\n') + '\n');
+    if (files.length > 10) process.stdout.write(`\nslowest test files (all in .jest-durations):\n${files.slice(0, 10).map((f) => `  ${f.s.toFixed(1)} s  ${f.file}`).join('\n')}\n`);
     process.stdout.write(`\n${line}\n`);
   }
 }
