@@ -4,22 +4,24 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const REDACTED = '[REDACTED]';
-const secrets = new Set<string>();
+/** Each secret, and its JSON-escaped form when that differs (computed once, not per line: this runs for every line). */
+const secrets = new Map<string, string | undefined>();
 
 /**
  * Registers values that must never reach a log line (API keys, service-role key, JWT secret,
  * agent secrets). Every line is scrubbed of them just before it is written, whatever logged it.
  */
 export function registerSecret(value: string | undefined | null): void {
-  if (value && value.length >= 8) secrets.add(value);
+  if (!value || value.length < 8 || secrets.has(value)) return;
+  const escaped = JSON.stringify(value).slice(1, -1);
+  secrets.set(value, escaped !== value ? escaped : undefined);
 }
 
 export function scrubSecrets(line: string): string {
   let out = line;
-  for (const s of secrets) {
+  for (const [s, escaped] of secrets) {
     if (out.includes(s)) out = out.split(s).join(REDACTED);
-    const escaped = JSON.stringify(s).slice(1, -1);
-    if (escaped !== s && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
+    if (escaped !== undefined && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
   }
   return out;
 }
