@@ -55,9 +55,23 @@ if (stagesMode) {
   const stageOf = new Map(); // node id → stage (memoised: a node's stage is its own rule's, else its parent's)
   const parent = new Map();
   for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // Start-up first, whatever is below it (Nest's and Swagger's module scanning run under buildApp).
+  const startupMemo = new Map();
+  const [STARTUP_STAGE, isStartupFrame] = STAGES[1];
+  const inStartup = (id) => {
+    if (startupMemo.has(id)) return startupMemo.get(id);
+    const { callFrame: cf } = byId.get(id);
+    const r = isStartupFrame(cf.functionName, cf.url) || (parent.has(id) && inStartup(parent.get(id)));
+    startupMemo.set(id, r);
+    return r;
+  };
   const classify = (id) => {
     if (stageOf.has(id)) return stageOf.get(id);
     const { callFrame: cf } = byId.get(id);
+    if (cf.functionName !== '(idle)' && cf.functionName !== '(garbage collector)' && inStartup(id)) {
+      stageOf.set(id, STARTUP_STAGE);
+      return STARTUP_STAGE;
+    }
     const rule = STAGES.find(([, test]) => test(cf.functionName, cf.url));
     let stage;
     if (rule) stage = rule[0];
