@@ -116,7 +116,7 @@ export class RmmThrottlerGuard extends ThrottlerGuard {
       const meta = <T>(key: string, t: ThrottlerOptions): T | undefined => this.reflector.getAllAndOverride<T | undefined>(key + (t.name ?? 'default'), [handler, classRef]);
       plans = this.throttlers.map((t) => ({
         throttler: t,
-        skip: meta<boolean>(THROTTLER_SKIP, t) === true,
+        skip: Boolean(meta<boolean>(THROTTLER_SKIP, t)), // (truthy, as the stock guard reads it)
         limit: meta<Resolvable<number>>(THROTTLER_LIMIT, t) ?? t.limit,
         ttl: meta<Resolvable<number>>(THROTTLER_TTL, t) ?? t.ttl,
         blockDuration: meta<Resolvable<number>>(THROTTLER_BLOCK_DURATION, t) ?? t.blockDuration,
