@@ -7,6 +7,10 @@
  * 200 req/s (p99 of each). Measures; asserts nothing. Traffic goes to 127.0.0.1 only.
  *
  *   node bench/http.js [--agents 20000] [--duration 10] [--connections 50] [--rounds 2] [--json out.json] [--cpu-prof DIR]
+ *                      [--routes detail,page,hostname] [--no-steady]
+ *
+ * --cpu-prof DIR profiles both servers (node --cpu-prof; the baseline's file names carry its pid too, see the log);
+ * --routes measures only those routes (to profile one route alone); --no-steady skips the steady-rate figure.
  *
  * As a module: runHttpBench({ agents, durationSeconds, connections, log }) → { rows, p99 }.
  */
@@ -68,6 +72,16 @@ function cannon(opts) {
   });
 }
 
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return undefined;
+  }
+}
+
 const summary = (r) => ({
   rps: r.requests.average,
   p50: r.latency.p50,
@@ -76,7 +90,7 @@ const summary = (r) => ({
   errors: r.errors + r.timeouts,
 });
 
-async function runHttpBench({ agents = 20000, durationSeconds = 10, connections = 50, log = () => undefined, cpuProfDir, steadyRate = 200, rounds = 2 } = {}) {
+async function runHttpBench({ agents = 20000, durationSeconds = 10, connections = 50, log = () => undefined, cpuProfDir, steadyRate = 200, rounds = 2, only, steadyFigure = true } = {}) {
   execFileSync(process.execPath, [join(ROOT, 'scripts/build-if-stale.js')], { cwd: ROOT, stdio: 'ignore' });
   const db = await createBenchDatabase(`rmm_bench_http_${process.pid}`, log);
   const children = [];
@@ -103,18 +117,21 @@ async function runHttpBench({ agents = 20000, durationSeconds = 10, connections 
     await ours.ready; // the server migrated the database
     log(`our server ready on ${oursPort}; seeding ${agents} agents`);
     const { midId, midHostname } = await seedAgents(db.url, agents);
-    const base = startChild('baseline', ['bench/baseline-server.js'], { DATABASE_URL: db.url, PORT: String(basePort) }, `http://127.0.0.1:${basePort}/api/v3/agents/${midId}`, log);
+    const base = startChild('baseline', [...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []), 'bench/baseline-server.js'], { DATABASE_URL: db.url, PORT: String(basePort) }, `http://127.0.0.1:${basePort}/api/v3/agents/${midId}`, log);
     children.push(base);
     await base.ready;
+    if (cpuProfDir) log(`profiles in ${cpuProfDir}: ours pid ${ours.pid}, baseline pid ${base.pid}`);
 
-    const routes = [
-      { name: `GET /api/v3/agents/{id}/`, path: `/api/v3/agents/${midId}/` },
-      { name: 'GET /api/v3/agents/?limit=100', path: '/api/v3/agents/?limit=100' },
-      { name: 'GET /api/v3/agents/?hostname=', path: `/api/v3/agents/?hostname=${encodeURIComponent(midHostname)}` },
+    const allRoutes = [
+      { id: 'detail', name: `GET /api/v3/agents/{id}/`, path: `/api/v3/agents/${midId}/` },
+      { id: 'page', name: 'GET /api/v3/agents/?limit=100', path: '/api/v3/agents/?limit=100' },
+      { id: 'hostname', name: 'GET /api/v3/agents/?hostname=', path: `/api/v3/agents/?hostname=${encodeURIComponent(midHostname)}` },
     ];
+    const routes = only ? allRoutes.filter((r) => only.includes(r.id)) : allRoutes;
+    const requests = { ours: 0, baseline: 0 }; // every request sent to each (warm-up included): per-request costs from a profile
     const servers = [
-      { key: 'ours', url: `http://127.0.0.1:${oursPort}` },
-      { key: 'baseline', url: `http://127.0.0.1:${basePort}` },
+      { key: 'ours', url: `http://127.0.0.1:${oursPort}`, pid: ours.pid },
+      { key: 'baseline', url: `http://127.0.0.1:${basePort}`, pid: base.pid },
     ];
     // Same answer from both, before anything is measured.
     for (const r of routes) {
@@ -122,7 +139,7 @@ async function runHttpBench({ agents = 20000, durationSeconds = 10, connections 
       if (a !== b) throw new Error(`${r.name}: our answer differs from the baseline's\n${a.slice(0, 300)}\n${b.slice(0, 300)}`);
     }
     // Warm-up (JIT, pools): 2 s each.
-    for (const r of routes) for (const s of servers) await cannon({ url: s.url + r.path, connections, duration: 2 });
+    for (const r of routes) for (const s of servers) requests[s.key] += (await cannon({ url: s.url + r.path, connections, duration: 2 })).requests.total;
 
     // Each figure: `rounds` alternating slices (ours, baseline, ours, …) of durationSeconds/rounds each, so that
     // both see the same machine (a shared one's load drifts); req/s = all requests / all time, p99 = the median
@@ -134,19 +151,30 @@ async function runHttpBench({ agents = 20000, durationSeconds = 10, connections 
     for (const r of routes) {
       const res = {};
       const parts = { ours: [], baseline: [] };
-      for (let i = 0; i < rounds; i++) for (const s of servers) parts[s.key].push(await cannon({ url: s.url + r.path, connections, duration: slice }));
+      const cpu = { ours: 0, baseline: 0 };
+      for (let i = 0; i < rounds; i++) {
+        for (const s of servers) {
+          const before = cpuMs(s.pid);
+          parts[s.key].push(await cannon({ url: s.url + r.path, connections, duration: slice }));
+          cpu[s.key] += (cpuMs(s.pid) ?? NaN) - (before ?? NaN);
+        }
+      }
       for (const s of servers) {
         const all = parts[s.key];
-        const requests = all.reduce((n, x) => n + x.requests.total, 0);
+        const total = all.reduce((n, x) => n + x.requests.total, 0);
         const seconds = all.reduce((n, x) => n + x.duration, 0);
+        requests[s.key] += total;
         res[s.key] = {
-          rps: requests / seconds,
+          rps: total / seconds,
           p50: median(all.map((x) => x.latency.p50)),
           p99: median(all.map((x) => x.latency.p99)),
           non2xx: all.reduce((n, x) => n + x.non2xx, 0),
           errors: all.reduce((n, x) => n + x.errors + x.timeouts, 0),
+          // The server process's CPU time per answered request (user + system): unlike req/s, hardly moved by
+          // what else runs on the machine.
+          cpuUsPerRequest: Math.round((cpu[s.key] * 1000) / total),
         };
-        log(`${r.name} ${s.key}: ${res[s.key].rps.toFixed(0)} req/s, p99 ${res[s.key].p99} ms, non-2xx ${res[s.key].non2xx}, errors ${res[s.key].errors}`);
+        log(`${r.name} ${s.key}: ${res[s.key].rps.toFixed(0)} req/s, p99 ${res[s.key].p99} ms, non-2xx ${res[s.key].non2xx}, errors ${res[s.key].errors}, CPU ${res[s.key].cpuUsPerRequest} µs per request`);
       }
       details[r.name] = res;
       rows.push({ name: r.name, ours: Math.round(res.ours.rps), baseline: Math.round(res.baseline.rps), ratio: +(res.ours.rps / res.baseline.rps).toFixed(2), unit: 'req/s' });
@@ -154,19 +182,20 @@ async function runHttpBench({ agents = 20000, durationSeconds = 10, connections 
 
     // The paged list at a steady rate: p99 of ours vs the baseline's.
     const steady = {};
+    if (!steadyFigure) return { rows, details, requests, agents, durationSeconds, connections };
     for (const s of servers) {
-      steady[s.key] = summary(await cannon({ url: s.url + routes[1].path, connections: 10, overallRate: steadyRate, duration: durationSeconds }));
-      log(`steady ${steadyRate}/s ${routes[1].name} ${s.key}: p50 ${steady[s.key].p50} ms, p99 ${steady[s.key].p99} ms`);
+      steady[s.key] = summary(await cannon({ url: s.url + allRoutes[1].path, connections: 10, overallRate: steadyRate, duration: durationSeconds }));
+      log(`steady ${steadyRate}/s ${allRoutes[1].name} ${s.key}: p50 ${steady[s.key].p50} ms, p99 ${steady[s.key].p99} ms`);
     }
     const p99 = {
-      name: `${routes[1].name} at ${steadyRate} req/s`,
+      name: `${allRoutes[1].name} at ${steadyRate} req/s`,
       ours: steady.ours.p99,
       baseline: steady.baseline.p99,
       ratio: +(steady.ours.p99 / Math.max(steady.baseline.p99, 1)).toFixed(2),
       unit: 'ms p99',
     };
     rows.push(p99);
-    return { rows, p99, details: { ...details, steady }, agents, durationSeconds, connections };
+    return { rows, p99, details: { ...details, steady }, requests, agents, durationSeconds, connections };
   } finally {
     for (const c of children.reverse()) await c.stop().catch(() => undefined);
     await db.drop().catch((err) => log(`could not drop the bench database: ${err.message}`));
@@ -179,7 +208,7 @@ function table(result) {
   return lines.join('\n');
 }
 
-module.exports = { runHttpBench, httpTable: table };
+module.exports = { runHttpBench, httpTable: table, startChild, cannon, freePort, cpuMs, API_KEY };
 
 if (require.main === module) {
   const args = process.argv.slice(2);
@@ -194,12 +223,15 @@ if (require.main === module) {
     connections: Number(opt('connections', 50)),
     cpuProfDir: opt('cpu-prof', undefined),
     rounds: Number(opt('rounds', 2)),
+    only: opt('routes', undefined)?.split(','),
+    steadyFigure: !args.includes('--no-steady'),
     log: (m) => process.stderr.write(`${m}\n`),
   }).then(
     (result) => {
       const out = { date: started.toISOString(), node: process.version, cpus: require('node:os').cpus().length, ...result };
       const json = opt('json', undefined);
       if (json) writeFileSync(json, JSON.stringify(out, null, 2));
+      process.stderr.write(`requests sent (warm-up included): ours ${result.requests.ours}, baseline ${result.requests.baseline}\n`);
       process.stdout.write(`${table(result)}\n`);
     },
     (err) => {

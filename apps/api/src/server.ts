@@ -10,7 +10,7 @@ import { AppModule } from './app.module';
 import { Clock } from './common/clock';
 import { FieldError, invalid } from './common/errors/domain-error';
 import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
-import { createLogger, NestPinoLogger, registerSecret } from './common/logging/logger';
+import { createLogger, NestPinoLogger, registerSecret, requestLineWriter } from './common/logging/logger';
 import { setupSwagger } from './openapi/swagger';
 import { AppConfig } from './config/app-config';
 import { RuntimeConfig } from './config/runtime-config';
@@ -184,12 +184,13 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
     reply.header('x-request-id', request.id);
     done(null, payload);
   });
-  const logRequests = logger.isLevelEnabled('info');
+  // (The line is the one logger.info({reqId, method, path, status, ms}, 'request') writes, built directly.)
+  const logRequest = requestLineWriter(logger);
   fastify.addHook('onResponse', (request, reply, done) => {
-    if (logRequests) {
+    if (logRequest) {
       const url = request.url;
       const q = url.indexOf('?');
-      logger.info({ reqId: request.id, method: request.method, path: q < 0 ? url : url.slice(0, q), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      logRequest({ reqId: String(request.id), method: request.method, path: q < 0 ? url : url.slice(0, q), status: reply.statusCode, ms: Math.round(reply.elapsedTime) });
     }
     done();
   });

@@ -34,12 +34,14 @@ export const functionCors: CorsPolicy = {
  */
 export function registerFunctionMethodCheck(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  fastify.addHook('onRequest', async (request) => {
-    if (!isFunctionPath(request.url) || request.method === 'OPTIONS') return;
+  // Callback-style: every request passes here, and an async hook costs a promise and a microtask each time.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (!isFunctionPath(request.url) || request.method === 'OPTIONS') return done();
     const path = pathOf(request.url);
-    if (path === ENROLL_PATH && request.method !== 'POST') throw new EnrollError(EnrollErrorCode.MethodNotAllowed);
+    if (path === ENROLL_PATH && request.method !== 'POST') return done(new EnrollError(EnrollErrorCode.MethodNotAllowed));
     if (path === ENROLL_STATUS_PATH && request.method !== 'GET' && request.method !== 'HEAD') {
-      throw new EnrollError(EnrollErrorCode.MethodNotAllowed);
+      return done(new EnrollError(EnrollErrorCode.MethodNotAllowed));
     }
+    done();
   });
 }

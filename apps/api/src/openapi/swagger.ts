@@ -333,7 +333,8 @@ export function setupSwagger(app: INestApplication, surfaces: readonly ErrorSurf
   const document = buildOpenApiDocument(app, surfaces);
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   fastify.addHook('onRequest', (request, reply, done) => {
-    const path = request.url.split('?')[0];
+    const q = request.url.indexOf('?');
+    const path = q < 0 ? request.url : request.url.slice(0, q);
     if (path === '/docs/') {
       void reply.redirect('/docs', 301);
       return;

@@ -26,8 +26,8 @@ export const platformCors: CorsPolicy = {
 /** GoTrue's API version header on every /auth/v1 answer. */
 export function registerGoTrueVersionHeader(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (isAuthPath(request.url)) reply.header('x-supabase-api-version', GOTRUE_API_VERSION);
-    return payload;
+    done(null, payload);
   });
 }

@@ -41,10 +41,14 @@ export function codeTable<C extends string, V>(table: Record<C, V>): (code: stri
   return (code) => (Object.prototype.hasOwnProperty.call(table, code) ? table[code as C] : undefined);
 }
 
-export const pathStartsWith =
-  (...prefixes: string[]) =>
-  (path: string): boolean =>
-    prefixes.some((p) => path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}?`));
+export const pathStartsWith = (...prefixes: string[]): ((path: string) => boolean) => {
+  // Asked several times per request (surfaces, hooks, CORS): the prefixes' two forms are built once.
+  const forms = prefixes.map((p) => [p, `${p}/`, `${p}?`] as const);
+  return (path: string): boolean => {
+    for (const [p, dir, query] of forms) if (path === p || path.startsWith(dir) || path.startsWith(query)) return true;
+    return false;
+  };
+};
 
 const commonStatus = codeTable(COMMON_STATUS);
 

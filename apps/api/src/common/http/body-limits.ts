@@ -54,12 +54,14 @@ export const limitFor = (limits: BodyLimit[], url: string, fallback: number): nu
  * length is still cut at the surface's limit by the parser (body-parsers.ts).
  */
 export function registerBodyLimits(fastify: FastifyInstance, limits: BodyLimit[], fallback: number): void {
-  fastify.addHook('onRequest', async (request: FastifyRequest) => {
+  // Callback-style (every request passes here; most have no body): no promise per request.
+  fastify.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const declared = Number(request.headers['content-length'] ?? 0);
     const hasBody = declared > 0 || request.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) return;
-    if (request.is404) throw new BodyRefused(404, 'RMM_NO_ROUTE', 'Not found');
+    if (!hasBody) return done();
+    if (request.is404) return done(new BodyRefused(404, 'RMM_NO_ROUTE', 'Not found'));
     const max = limitFor(limits, request.url, fallback);
-    if (declared > max) throw new BodyRefused(413, 'FST_ERR_CTP_BODY_TOO_LARGE', `Request body is too large (at most ${max} bytes here)`);
+    if (declared > max) return done(new BodyRefused(413, 'FST_ERR_CTP_BODY_TOO_LARGE', `Request body is too large (at most ${max} bytes here)`));
+    done();
   });
 }

@@ -20,19 +20,20 @@ export interface CorsPolicy {
 export function registerCors(app: NestFastifyApplication, policies: CorsPolicy[]): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   const policyOf = (url: string): CorsPolicy | undefined => policies.find((p) => p.matches(url));
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'OPTIONS' || !policyOf(request.url)) return;
-    await reply.code(200).send();
-    return reply;
+  // Both hooks are callback-style: they run on every request, and an async hook costs a promise and a microtask.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS' || !policyOf(request.url)) return done();
+    void reply.code(200).send(); // answered here: the request goes no further (done is not called)
   });
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     const policy = policyOf(request.url);
-    if (!policy) return payload;
-    for (const [k, v] of Object.entries(policy.headers(request.url, request.headers.origin))) {
-      const before = k === 'vary' ? reply.getHeader('vary') : undefined;
-      reply.header(k, before ? `${String(before)}, ${v}` : v);
+    if (policy) {
+      for (const [k, v] of Object.entries(policy.headers(request.url, request.headers.origin))) {
+        const before = k === 'vary' ? reply.getHeader('vary') : undefined;
+        reply.header(k, before ? `${String(before)}, ${v}` : v);
+      }
     }
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -4,22 +4,24 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const REDACTED = '[REDACTED]';
-const secrets = new Set<string>();
+/** Each secret, and its JSON-escaped form when that differs (computed once, not per line: this runs for every line). */
+const secrets = new Map<string, string | undefined>();
 
 /**
  * Registers values that must never reach a log line (API keys, service-role key, JWT secret,
  * agent secrets). Every line is scrubbed of them just before it is written, whatever logged it.
  */
 export function registerSecret(value: string | undefined | null): void {
-  if (value && value.length >= 8) secrets.add(value);
+  if (!value || value.length < 8 || secrets.has(value)) return;
+  const escaped = JSON.stringify(value).slice(1, -1);
+  secrets.set(value, escaped !== value ? escaped : undefined);
 }
 
 export function scrubSecrets(line: string): string {
   let out = line;
-  for (const s of secrets) {
+  for (const [s, escaped] of secrets) {
     if (out.includes(s)) out = out.split(s).join(REDACTED);
-    const escaped = JSON.stringify(s).slice(1, -1);
-    if (escaped !== s && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
+    if (escaped !== undefined && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
   }
   return out;
 }
@@ -99,3 +101,46 @@ export class NestPinoLogger implements LoggerService {
     else this.logger[level]({ context }, String(message));
   }
 }
+
+/** The fields of the access log's line (one per request). */
+export interface RequestLine {
+  reqId: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+}
+
+type PinoInternals = Record<symbol, unknown>;
+
+/**
+ * The access log's writer: the very line `logger.info({ reqId, method, path, status, ms }, 'request')` writes
+ * (the logger's own level label, time, bindings and end; scrubbed of secrets), without the per-call work pino does
+ * for arbitrary objects (the wildcard redaction of `*.password` serialising each field through its censor,
+ * serializer lookups): these five fields are never objects. It was the largest of our own per-request costs in the
+ * profile of the agent routes (docs/performance.md). Falls back to `logger.info` where the line's parts cannot be
+ * taken from the logger (a mixin, a stream that wants pino's metadata, such as pino-pretty's). Undefined when the
+ * logger does not write info lines.
+ */
+export function requestLineWriter(logger: Logger): ((line: RequestLine) => void) | undefined {
+  if (!logger.isLevelEnabled('info')) return undefined;
+  const s = pino.symbols;
+  const p = logger as unknown as PinoInternals;
+  const stream = p[s.streamSym] as (pino.DestinationStream & PinoInternals) | undefined;
+  const label = (p[s.lsCacheSym] as Record<number, string> | undefined)?.[logger.levels.values.info];
+  const time = p[s.timeSym] as (() => string) | undefined;
+  const end = p[s.endSym] as string | undefined;
+  const chindings = p[s.chindingsSym] as string | undefined;
+  const hook = p[Symbol.for('pino.hooks')] as { streamWrite?: (s: string) => string } | undefined; // (pino's hooksSym)
+  const messageKey = p[s.messageKeySym];
+  const usable = stream && typeof stream.write === 'function' && stream[s.needsMetadataGsym] !== true && !p[s.mixinSym] && label && time && end !== undefined && chindings !== undefined && messageKey === 'msg';
+  if (!usable) return (l) => logger.info({ reqId: l.reqId, method: l.method, path: l.path, status: l.status, ms: l.ms }, 'request');
+  const scrub = hook?.streamWrite ?? ((x: string) => x);
+  return (l) => {
+    const line = `${label}${time()}${chindings},"reqId":${JSON.stringify(l.reqId)},"method":${JSON.stringify(l.method)},"path":${JSON.stringify(l.path)},"status":${num(l.status)},"ms":${num(l.ms)},"msg":"request"${end}`;
+    stream.write(scrub(line));
+  };
+}
+
+const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
+

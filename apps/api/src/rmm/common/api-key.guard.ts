@@ -17,6 +17,9 @@ import { ALSO_SCOPE_KEY, AlsoRequiredScope, SCOPE_KEY } from './scopes';
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  /** Each handler's scopes, read from its metadata once (not twice per request). */
+  private readonly routes = new WeakMap<object, { scope: ApiKeyScope | undefined; also: AlsoRequiredScope | undefined }>();
+
   constructor(
     private readonly resolver: Callers,
     private readonly usage: KeyUses,
@@ -26,17 +29,26 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthedRequest>();
-    const scope = this.reflector.get<ApiKeyScope | undefined>(SCOPE_KEY, context.getHandler());
+    const { scope, also } = this.routeOf(context.getHandler());
     if (!scope) throw new Error(`route ${req.url} declares no scope`); // a programming error: every route names one
     const { principal, via } = await this.resolver.resolve(req.headers);
     if (via === 'cookie' && isChange(req.method) && !hasCsrfHeader(req.headers)) {
       throw new DomainError(GuardErrorCode.CsrfFailed, 'CSRF check failed');
     }
     requireScope(principal, scope);
-    const also = this.reflector.get<AlsoRequiredScope | undefined>(ALSO_SCOPE_KEY, context.getHandler());
     if (also && !also.when) requireScope(principal, also.scope);
     req.principal = principal;
     if (principal.kind === 'api_key') this.usage.touch(principal.id, this.clock.now());
     return true;
+  }
+
+  private routeOf(handler: object): { scope: ApiKeyScope | undefined; also: AlsoRequiredScope | undefined } {
+    let route = this.routes.get(handler);
+    if (!route) {
+      const fn = handler as () => unknown;
+      route = { scope: this.reflector.get<ApiKeyScope | undefined>(SCOPE_KEY, fn), also: this.reflector.get<AlsoRequiredScope | undefined>(ALSO_SCOPE_KEY, fn) };
+      this.routes.set(handler, route);
+    }
+    return route;
   }
 }
