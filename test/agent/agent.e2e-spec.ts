@@ -112,6 +112,17 @@ describe('reference agent (real processes)', () => {
     // not running yet (exit 3), the credentials checked without connecting (issue #29 point 11)
     expect(before).toMatchObject({ code: 3, stdout: `agent_id: ${agentId}\nserver: ${t.url}\nprefix: ${prefix}\nrun process: none (not running)\nchannel: server reachable, credentials accepted\n` });
 
+    // GET /agent/v1/ping, what status asks: the agent's credentials or a 401 in {detail}, and no presence either way
+    const secret = JSON.parse(readFileSync(stateFile, 'utf8')).agent_secret as string;
+    const ping = (headers: Record<string, string>) => t.http.get('/agent/v1/ping').set(headers);
+    expect((await ping({ 'X-Agent-Id': agentId, Authorization: `Bearer ${secret}` })).body).toEqual({ agent_id: agentId, server_time: expect.any(String) });
+    const bads: Array<Record<string, string>> = [{}, { 'X-Agent-Id': agentId }, { 'X-Agent-Id': agentId, Authorization: 'Bearer agt_wrong' }, { 'X-Agent-Id': 'abc', Authorization: `Bearer ${secret}` }];
+    for (const bad of bads) {
+      const res = await ping(bad);
+      expect([res.status, res.body]).toEqual([401, { detail: 'Invalid token' }]);
+    }
+    expect((await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body).toMatchObject({ status: 'offline', last_seen: null, never_connected: true });
+
     const agent = startAgent(prefix);
     const row = await waitOnline(agent);
     expect(row).toMatchObject({ agent_id: agentId, hostname: HOSTNAME, plat: 'linux', version: '0.1.0', monitoring_type: 'workstation', cpu_model: expect.stringMatching(/\S/) });
