@@ -109,7 +109,19 @@ describe('reference agent (real processes)', () => {
     expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toEqual({ server: t.url, agent_id: agentId, agent_secret: expect.stringMatching(/^agt_/) });
 
     const before = await run([AGENT_JS, 'status', '--prefix', prefix], env(), 15_000);
-    expect(before).toMatchObject({ code: 0, stdout: `agent_id: ${agentId}\nserver: ${t.url}\nrun process: none\nchannel: connected\n` });
+    // not running yet (exit 3), the credentials checked without connecting (issue #29 point 11)
+    expect(before).toMatchObject({ code: 3, stdout: `agent_id: ${agentId}\nserver: ${t.url}\nprefix: ${prefix}\nrun process: none (not running)\nchannel: server reachable, credentials accepted\n` });
+
+    // GET /agent/v1/ping, what status asks: the agent's credentials or a 401 in {detail}, and no presence either way
+    const secret = JSON.parse(readFileSync(stateFile, 'utf8')).agent_secret as string;
+    const ping = (headers: Record<string, string>) => t.http.get('/agent/v1/ping').set(headers);
+    expect((await ping({ 'X-Agent-Id': agentId, Authorization: `Bearer ${secret}` })).body).toEqual({ agent_id: agentId, server_time: expect.any(String) });
+    const bads: Array<Record<string, string>> = [{}, { 'X-Agent-Id': agentId }, { 'X-Agent-Id': agentId, Authorization: 'Bearer agt_wrong' }, { 'X-Agent-Id': 'abc', Authorization: `Bearer ${secret}` }];
+    for (const bad of bads) {
+      const res = await ping(bad);
+      expect([res.status, res.body]).toEqual([401, { detail: 'Invalid token' }]);
+    }
+    expect((await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body).toMatchObject({ status: 'offline', last_seen: null, never_connected: true });
 
     const agent = startAgent(prefix);
     const row = await waitOnline(agent);
@@ -125,7 +137,7 @@ describe('reference agent (real processes)', () => {
     // status while `run` holds the connection: it must not take it over (that would close the running one, 4000)
     const during = await run([AGENT_JS, 'status', '--prefix', prefix], env(), 15_000);
     expect(during.code).toBe(0);
-    expect(during.stdout).toContain('channel: server reachable');
+    expect(during.stdout).toContain(`run process: ${agent.child.pid}\nchannel: server reachable, credentials accepted\n`);
     expect(agent.child.exitCode).toBeNull();
 
     const echo = await script('agent-e2e-echo', 'echo "out $1"; echo "err $2" >&2; exit 3');

@@ -3,7 +3,9 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { installCommands } from '../../apps/console/src/pages/install-commands';
 import { FixedClock } from '../../apps/api/src/common/clock';
+import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { AGENT_UPDATE_PUBLIC_KEY } from '../../apps/api/src/rmm/fleet/agent-binaries/agent-update-key';
 import { fakeUname, linuxAmd64BinDir, manifestEntry, pathWithoutNode } from '../utils/agent-binaries';
 import { exec as execIn, Finished } from '../utils/processes';
@@ -30,6 +32,8 @@ describe('installers (real processes)', () => {
   const clock = new FixedClock();
   const admin = { 'X-API-KEY': ADMIN };
   const children: ChildProcess[] = [];
+  /** Prefixes where an agent may run in the background (agent.pid, run.pid): killed after each test. */
+  const backgrounds: string[] = [];
   // The Node.js agent's path: `uname` says riscv64 (no binary), `node` on the PATH is this Node (20+), as that path requires
   const env = (): NodeJS.ProcessEnv => ({ ...process.env, PATH: `${riscv}${delimiter}${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, RMM_AGENT_HOSTNAME: HOSTNAME });
 
@@ -51,6 +55,12 @@ describe('installers (real processes)', () => {
     );
   });
   afterEach(async () => {
+    for (const prefix of backgrounds.splice(0)) {
+      for (const file of ['agent.pid', 'run.pid']) {
+        const pid = Number(existsSync(join(prefix, file)) ? readFileSync(join(prefix, file), 'utf8').trim() : NaN);
+        if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
+      }
+    }
     for (const c of children.splice(0)) {
       if (c.exitCode === null && c.signalCode === null) {
         c.kill('SIGKILL');
@@ -76,6 +86,21 @@ describe('installers (real processes)', () => {
     const file = join(work, name);
     writeFileSync(file, body);
     return { status: res.status, file, body, type: res.headers.get('content-type') ?? '' };
+  };
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /** What the server's bus says of one agent's presence from now on (agent.online, agent.offline), in order. */
+  const presenceEvents = (agentId: string): { seen: string[]; off: () => void } => {
+    const bus = t.server.app.get(RmmEvents);
+    const seen: string[] = [];
+    const offs = (['agent.online', 'agent.offline'] as const).map((name) => bus.on(name, (e) => void (String(e.agentId) === agentId && seen.push(name))));
+    return { seen, off: () => offs.forEach((off) => off()) };
   };
   const agentRow = async (): Promise<Record<string, any> | undefined> => {
     const res = await t.http.get('/api/v3/agents/').query({ hostname: HOSTNAME }).set(admin);
@@ -109,21 +134,86 @@ describe('installers (real processes)', () => {
     await until(`agent online\n${out}`, async () => (await agentRow())?.status === 'online');
     const status = await exec(wrapper, ['status'], 15_000);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/channel: (connected|server reachable)/);
+    expect(status.stdout).toContain('channel: server reachable, credentials accepted');
     expect(status.stdout).toContain(`agent_id: ${row!.agent_id}`);
+    // Issue #29 point 9: no command is wrong usage (64, the usage on stderr), also through the wrapper (which adds --prefix)
+    const bare = await exec(wrapper, [], 15_000);
+    expect(bare.code).toBe(64);
+    expect(bare.stderr).toContain('no command given');
+    expect(bare.stderr).toContain('rmm-agent start [--prefix DIR]');
+    expect(bare.stderr).not.toContain('unknown command');
   }, 90_000);
 
   // Only where no service can be installed (no systemd running, or not root): never installs a unit on the test machine.
   const noServicePossible = process.platform === 'linux' && (!existsSync('/run/systemd/system') || process.getuid?.() !== 0);
-  (noServicePossible ? it : it.skip)('without --no-service where no service can be installed: exit 0, saying why and how to start the agent', async () => {
-    const d = await deployment();
-    const dl = await download(`${d.download_url}?platform=linux`, 'installer-service.sh');
-    const prefix = join(work, 'service');
-    const res = await exec('sh', [dl.file, '--prefix', prefix], 60_000);
-    expect(res.code).toBe(0);
-    expect(res.stderr).toMatch(/not installing a service: (systemd is not running here|run as root)/);
-    expect(res.stderr).toContain(`start the agent with: ${prefix}/bin/rmm-agent run`);
-  }, 90_000);
+  (noServicePossible ? it : it.skip)(
+    '--no-start: registered, not started, "never connected" in the API; start runs it in the background, status and stop; a status of the stopped agent changes nothing',
+    async () => {
+      const d = await deployment();
+      const dl = await download(`${d.download_url}?platform=linux`, 'installer-service.sh');
+      const prefix = join(work, 'service');
+      backgrounds.push(prefix);
+      // a hostname of its own: one that has connected before (re-enrolled) would not be "never connected"
+      const childEnv = { ...env(), RMM_AGENT_HOSTNAME: 'installer-e2e-nostart' };
+      const ownRow = async (): Promise<Record<string, any> | undefined> => (await t.http.get('/api/v3/agents/').query({ hostname: 'installer-e2e-nostart' }).set(admin)).body[0];
+      const res = await exec('sh', [dl.file, '--prefix', prefix, '--no-start'], 60_000, childEnv);
+      expect(res.code).toBe(0);
+      const wrapper = join(prefix, 'bin', 'rmm-agent');
+      expect(res.stderr).toMatch(/not installing a service: (systemd is not running here|run as root)/);
+      expect(res.stderr).toContain(`installed, not started (--no-start); start the agent with: ${wrapper} start`);
+      // Issue #29 point 12: registered, never connected (the console shows it so), not "offline · never" alone
+      const registered = (await ownRow())!;
+      expect(registered).toMatchObject({ status: 'offline', last_seen: null, never_connected: true });
+      const agentId = String(registered.agent_id);
+      expect((await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body).toMatchObject({ never_connected: true });
+      const notYet = await exec(wrapper, ['status'], 15_000, childEnv);
+      expect(notYet.code).toBe(3);
+      expect(notYet.stdout).toContain('run process: none (not running)');
+      expect(notYet.stderr).toContain(`start it with ${wrapper} start`);
+
+      const started = await exec(wrapper, ['start'], 30_000, childEnv);
+      expect(started.code).toBe(0);
+      const pid = Number(readFileSync(join(prefix, 'agent.pid'), 'utf8').trim());
+      expect(started.stderr).toContain(`started in the background: pid ${pid}, log ${join(prefix, 'agent.log')}`);
+      expect(alive(pid)).toBe(true);
+      await until('agent online', async () => (await ownRow())?.status === 'online');
+      expect(await ownRow()).toMatchObject({ never_connected: false });
+      const again = await exec(wrapper, ['start'], 30_000, childEnv);
+      expect(again).toMatchObject({ code: 0, stderr: expect.stringContaining(`already running (pid ${pid})`) });
+      const running = await exec(wrapper, ['status'], 15_000, childEnv);
+      expect(running.code).toBe(0);
+      expect(running.stdout).toContain(`run process: ${pid}\n`);
+      expect(running.stdout).toContain('channel: server reachable, credentials accepted');
+
+      const stopped = await exec(wrapper, ['stop'], 30_000, childEnv);
+      expect(stopped).toMatchObject({ code: 0, stderr: expect.stringContaining(`stopped (pid ${pid})`) });
+      expect(alive(pid)).toBe(false);
+      expect(existsSync(join(prefix, 'agent.pid'))).toBe(false);
+      expect(readFileSync(join(prefix, 'agent.log'), 'utf8')).toContain('connected to');
+      await until('agent offline', async () => (await ownRow())?.status === 'offline');
+      expect(await exec(wrapper, ['stop'], 30_000, childEnv)).toMatchObject({ code: 0, stderr: expect.stringContaining('not running') });
+
+      // Issue #29 point 11: status of the stopped agent says so (exit 3) and changes nothing the console sees
+      const before = await ownRow();
+      const events = presenceEvents(agentId);
+      try {
+        const status = await exec(wrapper, ['status'], 15_000, childEnv);
+        expect(status.code).toBe(3);
+        expect(status.stdout).toContain('run process: none (not running)');
+        expect(status.stdout).toContain('channel: server reachable, credentials accepted');
+        expect(status.stdout).not.toContain('channel: connected');
+        expect(await ownRow()).toEqual(before);
+        // Started again: its agent.online is the first presence event since the status (a probe's online and offline would come first)
+        expect((await exec(wrapper, ['start'], 30_000, childEnv)).code).toBe(0);
+        await until('agent.online', async () => events.seen.length > 0);
+        expect(events.seen).toEqual(['agent.online']);
+      } finally {
+        events.off();
+      }
+      expect((await exec(wrapper, ['stop'], 30_000, childEnv)).code).toBe(0);
+    },
+    90_000,
+  );
 
   it('an installer with bad options says so (64)', async () => {
     const d = await deployment();
@@ -202,8 +292,8 @@ describe('installers (real processes)', () => {
       const inst = await exec('sh', [dl.file, '--prefix', prefix, '--no-service'], 120_000, childEnv);
       expect(inst.stderr).toContain(`downloading the agent for linux-amd64 from ${t.url}/agent/v1/download/linux-amd64`);
       expect(inst).toMatchObject({ code: 0 });
-      expect(inst.stderr).toContain(`installed; start the agent with: ${prefix}/bin/rmm-agent run --prefix ${prefix}`);
       const agentBin = join(prefix, 'bin', 'rmm-agent');
+      expect(inst.stderr).toContain(`installed; start the agent with: ${agentBin} start (in the background), or ${agentBin} run (in the foreground)`);
       expect(sha256(agentBin)).toBe(manifestEntry(bins, 'linux-amd64').sha256);
       expect(statSync(agentBin).mode & 0o777).toBe(0o755);
       expect(binFiles(prefix)).toEqual(['rmm-agent']);
@@ -216,17 +306,66 @@ describe('installers (real processes)', () => {
       expect(row).toMatchObject({ hostname, plat: 'linux' });
       expect(inst.stderr).toContain(`registered as agent ${row!.agent_id}`);
 
-      const agent = spawn(agentBin, ['run', '--prefix', prefix], { env: childEnv, cwd: work });
+      // Issue #29 point 10: the binary takes its prefix from where it is (<prefix>/bin/rmm-agent), not /opt/rmm-agent
+      const agent = spawn(agentBin, ['run'], { env: childEnv, cwd: work });
       children.push(agent);
       let out = '';
       agent.stderr!.on('data', (c) => (out += c));
       await until(`agent online\n${out}`, async () => (await rowOf(hostname))?.status === 'online');
+      const status = await exec(agentBin, ['status'], 15_000, childEnv);
+      expect(status.stderr).toBe('');
+      expect(status.code).toBe(0);
+      expect(status.stdout).toContain(`agent_id: ${row!.agent_id}\nserver: ${t.url}\nprefix: ${prefix}\nrun process: ${agent.pid}\n`);
+      // Issue #29 point 9: the binary with no command: the usage, 64
+      const bare = await exec(agentBin, [], 15_000, childEnv);
+      expect(bare).toMatchObject({ code: 64, stdout: '', stderr: expect.stringContaining('no command given') });
       const script = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'installer-e2e-echo', shell: 'bash', body: 'echo "hello $1"' });
       expect(script.status).toBe(201);
       const run = await t.http.post(`/api/v3/agents/${row!.agent_id}/runscript/`).set(admin).send({ script: script.body.id, args: ['binary'], timeout: 20 });
       expect(run.status).toBe(200);
       expect(run.body).toMatchObject({ stdout: 'hello binary\n', retcode: 0, timed_out: false });
     }, 180_000);
+
+    // Issue #29 point 12, the quick start without systemd: the console's command, as copied, run as root where there is no sudo
+    (process.getuid?.() === 0 && noServicePossible ? it : it.skip)(
+      "the console's Linux one-liner as root, without systemd or sudo: installs, starts the agent in the background, online; bin/rmm-agent status, stop and uninstall need no --prefix",
+      async () => {
+        const hostname = 'installer-e2e-oneliner';
+        const d = await deployment();
+        const command = installCommands(d.download_url).find((c) => c.platform === 'linux')!.command;
+        expect(command).toBe(
+          `curl -fsSL '${d.download_url}?platform=linux' -o rmm-agent-install.sh && if [ "$(id -u)" = 0 ]; then sh rmm-agent-install.sh; else sudo sh rmm-agent-install.sh; fi`,
+        );
+        const prefix = join(work, 'oneliner');
+        backgrounds.push(prefix);
+        const cwd = mkdtempSync(join(work, 'oneliner-cwd-'));
+        // The test's one change to it: a prefix of its own (the command installs into /opt/rmm-agent)
+        const withPrefix = command.replaceAll('sh rmm-agent-install.sh', `sh rmm-agent-install.sh --prefix '${prefix}'`);
+        const childEnv = noNodeEnv(hostname, ['sudo']);
+        const r = await execIn('sh', ['-c', withPrefix], { env: childEnv, cwd, timeoutMs: 120_000, onSpawn: (child) => children.push(child) });
+        expect(r.stderr).toContain('not installing a service: systemd is not running here');
+        expect(r.code).toBe(0);
+        const agentBin = join(prefix, 'bin', 'rmm-agent');
+        expect(r.stderr).toContain(`installed and started in the background (log ${prefix}/agent.log); it does not start again at boot: ${agentBin} status, ${agentBin} stop`);
+        const pid = Number(readFileSync(join(prefix, 'agent.pid'), 'utf8').trim());
+        await until('agent online', async () => (await rowOf(hostname))?.status === 'online');
+        const row = (await rowOf(hostname))!;
+        expect(row).toMatchObject({ never_connected: false });
+
+        const status = await exec(agentBin, ['status'], 15_000, childEnv);
+        expect(status.code).toBe(0);
+        expect(status.stdout).toContain(`agent_id: ${row.agent_id}\nserver: ${t.url}\nprefix: ${prefix}\nrun process: ${pid}\n`);
+        const stopped = await exec(agentBin, ['stop'], 30_000, childEnv);
+        expect(stopped).toMatchObject({ code: 0, stderr: expect.stringContaining(`stopped (pid ${pid})`) });
+        await until('agent offline', async () => (await rowOf(hostname))?.status === 'offline');
+        expect((await exec(agentBin, ['status'], 15_000, childEnv)).code).toBe(3);
+        const removed = await exec(agentBin, ['uninstall'], 30_000, childEnv);
+        expect(removed.code).toBe(0);
+        expect(existsSync(join(prefix, 'state.json'))).toBe(false);
+        expect(binFiles(prefix)).toEqual([]);
+      },
+      180_000,
+    );
 
     it('with wget and openssl only (no curl, sha256sum or shasum): the same binary, checked', async () => {
       const hostname = 'installer-e2e-wget';

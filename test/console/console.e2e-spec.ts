@@ -199,6 +199,15 @@ if (!CHROMIUM) {
       const reg = await run([AGENT_JS, 'register', '--server', t.url, '--token', d.body.uuid, '--prefix', prefix], env, 30_000);
       expect(reg.code).toBe(0);
       agentId = reg.stdout.trim();
+      // Registered, not started yet: a page opened now lists it as "registered, never connected" (issue #29 point 12)
+      const fresh = await newPage(DESKTOP);
+      await signIn(fresh, accounts.admin);
+      await agentRow(fresh, HOSTNAME).waitFor();
+      expect(await agentRow(fresh, HOSTNAME).getByRole('cell').allInnerTexts()).toEqual([HOSTNAME, 'Default / Default', expect.stringMatching(/^linux/i), 'offline', 'registered, never connected', '0']);
+      await agentRow(fresh, HOSTNAME).getByRole('link', { name: HOSTNAME }).click();
+      await fresh.getByRole('heading', { name: HOSTNAME, level: 1 }).waitFor();
+      await expect(fresh.getByText('Default / Default · registered, never connected').count()).resolves.toBe(1);
+      await fresh.context().close();
       agent = spawn(process.execPath, [AGENT_JS, 'run', '--prefix', prefix], { env, cwd: ROOT });
       agent.stdout!.on('data', (c) => (agentOutput += c));
       agent.stderr!.on('data', (c) => (agentOutput += c));
@@ -293,7 +302,8 @@ if (!CHROMIUM) {
       await created.getByRole('button', { name: 'Copy Linux command' }).filter({ hasText: 'Copied' }).waitFor();
       const copied = await p.evaluate<string>('navigator.clipboard.readText()');
       expect(copied).toContain(`${deployment.download_url}?platform=linux`);
-      expect(copied).toMatch(/^curl -fsSL '.+' -o rmm-agent-install\.sh && sudo sh rmm-agent-install\.sh$/);
+      // as root without sudo (a root shell often has none), else through sudo (issue #29 point 12)
+      expect(copied).toMatch(/^curl -fsSL '.+' -o rmm-agent-install\.sh && if \[ "\$\(id -u\)" = 0 \]; then sh rmm-agent-install\.sh; else sudo sh rmm-agent-install\.sh; fi$/);
       // The command works: what it downloads is the Linux installer of this deployment.
       const linuxUrl = new URL(`${deployment.download_url}?platform=linux`);
       const installer = await t.http.get(`${linuxUrl.pathname}${linuxUrl.search}`);

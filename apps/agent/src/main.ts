@@ -1,12 +1,12 @@
-// The reference agent: `register`, `run`, `status`, `uninstall` (apps/agent/README.md). Built to one file, dist/agent/rmm-agent.js.
+// The reference agent: `register`, `run`, `start`, `stop`, `status`, `uninstall` (apps/agent/README.md). Built to one file, dist/agent/rmm-agent.js.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
-import { AgentChannel, channelUrl, EXIT_STOPPED, openSocket } from './channel';
+import { AGENT_PID, BACKGROUND_ENV, RUN_PID, runningAgent, startInBackground, stopAgent } from './background';
+import { AgentChannel, EXIT_STOPPED, USER_AGENT } from './channel';
 import { collectFacts, hardwareId, rawMachineId } from './facts';
 import { parseRegistered } from './inbound';
 import { AGENT_TARGET, AGENT_VERSION } from './protocol';
-import { AgentState, DEFAULT_PREFIX, parseUpdateKey, readState, writeState } from './state';
+import { AgentState, DEFAULT_PREFIX, parseUpdateKey, prefixOf, readState, writeState } from './state';
 import { uninstall } from './uninstall';
 import { EXIT_RESTART, respawn, Updater } from './update';
 
@@ -14,10 +14,13 @@ const USAGE = `rmm-agent ${AGENT_VERSION}${AGENT_TARGET ? ` (${AGENT_TARGET})` :
 usage:
   rmm-agent register --server URL --token DEPLOYMENT_UUID [--prefix DIR] [--update-key KEY]
   rmm-agent run [--service] [--prefix DIR]
-  rmm-agent status [--prefix DIR]
+  rmm-agent start [--prefix DIR]       run in the background (log DIR/agent.log, pid DIR/agent.pid)
+  rmm-agent stop [--prefix DIR]
+  rmm-agent status [--prefix DIR]      exit 3: not running
   rmm-agent uninstall [--prefix DIR]
   rmm-agent --version
---prefix defaults to ${DEFAULT_PREFIX}; env RMM_AGENT_HOSTNAME overrides the hostname sent at registration.
+--prefix defaults to the installation this program is in (DIR/bin/rmm-agent), else ${DEFAULT_PREFIX};
+env RMM_AGENT_HOSTNAME overrides the hostname sent at registration.
 --update-key: the server's update key (base64); --service: a service manager restarts this process (exit 10).`;
 
 /** Exit codes (apps/agent/README.md). */
@@ -25,6 +28,8 @@ const EXIT_FAILED = 1;
 const EXIT_UNKNOWN_DEPLOYMENT = 2;
 const EXIT_DEPLOYMENT_GONE = 3;
 const EXIT_HOSTNAME_ENROLLED = 5;
+/** `status`: no `run` process of this prefix (systemd's and LSB's "not running"). */
+const EXIT_NOT_RUNNING = 3;
 const EXIT_USAGE = 64;
 
 class Failure extends Error {
@@ -43,11 +48,22 @@ function log(line: string): void {
 /** Options that take no value (present: 'true'). */
 const FLAGS = new Set(['service']);
 
-function parseOptions(argv: string[]): Record<string, string> {
+/**
+ * The command and its options, in any order (`status --prefix DIR`, or `--prefix DIR status` as the Node.js
+ * agent's wrapper puts it when called with nothing: `rmm-agent` alone is no command).
+ */
+function parseArgs(argv: string[]): { command?: string; options: Record<string, string> } {
   const options: Record<string, string> = {};
+  let command: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m) throw new Failure(`unexpected argument: ${argv[i]}\n${USAGE}`, EXIT_USAGE);
+    if (!m) {
+      if (command === undefined && !argv[i].startsWith('-')) {
+        command = argv[i];
+        continue;
+      }
+      throw new Failure(`unexpected argument: ${argv[i]}\n${USAGE}`, EXIT_USAGE);
+    }
     if (FLAGS.has(m[1])) {
       if (m[2] !== undefined) throw new Failure(`--${m[1]} takes no value`, EXIT_USAGE);
       options[m[1]] = 'true';
@@ -57,8 +73,14 @@ function parseOptions(argv: string[]): Record<string, string> {
     if (value === undefined) throw new Failure(`--${m[1]} needs a value`, EXIT_USAGE);
     options[m[1]] = value;
   }
-  return options;
+  return { command, options };
 }
+
+/** The program to start again as a `run` (start): the binary itself, or node and the bundle. */
+const SELF: { command: string; args: string[] } = AGENT_TARGET ? { command: process.execPath, args: [] } : { command: process.execPath, args: [process.argv[1]] };
+
+/** The prefix of a command (state.ts, prefixOf): --prefix, else this installation's, else /opt/rmm-agent. */
+const prefix = (options: Record<string, string>): string => prefixOf(options.prefix, AGENT_TARGET ? process.execPath : (process.argv[1] ?? ''));
 
 async function register(options: Record<string, string>): Promise<number> {
   const { server, token } = options;
@@ -75,12 +97,12 @@ async function register(options: Record<string, string>): Promise<number> {
   if (updateKey !== undefined && !parseUpdateKey(updateKey)) {
     throw new Failure('--update-key must be the base64 of a 32-byte Ed25519 public key (the server prints it: npm run cli -- keys show)', EXIT_USAGE);
   }
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const dir = prefix(options);
   const facts = collectFacts();
   // The proof that this is the device already enrolled under this hostname (docs/agent-protocol.md §1): its
   // hardware id, and the secret of the previous installation in this prefix, sent only to the server it was
   // issued by (never another server's secret).
-  const previous = previousState(prefix);
+  const previous = previousState(dir);
   const proven = previous && previous.server === base && /^\d{1,10}$/.test(previous.agent_id) && previous.agent_secret !== '';
   const request = {
     ...facts,
@@ -133,7 +155,7 @@ async function register(options: Record<string, string>): Promise<number> {
   if (typeof reg === 'string') throw new Failure(`registration failed: the server's answer is not one of the protocol: ${reg}`, EXIT_FAILED);
   // Without --update-key, a re-registration with the same server keeps the key it had.
   const keep = updateKey ?? (previous?.server === base ? previous.update_key : undefined);
-  const file = writeState(prefix, { server: base, agent_id: reg.agent_id, agent_secret: reg.agent_secret, ...(keep ? { update_key: keep } : {}) });
+  const file = writeState(dir, { server: base, agent_id: reg.agent_id, agent_secret: reg.agent_secret, ...(keep ? { update_key: keep } : {}) });
   // The server may register the device under another name than its own: the hostname the enrollment function was asked for.
   const as = reg.hostname && reg.hostname !== facts.hostname ? `as ${reg.hostname} (this machine: ${facts.hostname})` : `as ${facts.hostname}`;
   log(`registered ${as}: agent ${reg.agent_id}${reg.reenrolled ? ' (re-enrolled: same agent id, new secret)' : ''}; state in ${file}`);
@@ -155,34 +177,18 @@ function previousState(prefix: string): AgentState | undefined {
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The pid of a `run` process of this prefix that is still alive, if any. */
-function runningPid(prefix: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(join(prefix, 'run.pid'), 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && pidAlive(pid) ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function run(options: Record<string, string>): Promise<number> {
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const dir = prefix(options);
   const service = options.service === 'true';
-  const state = readState(prefix);
-  const pidFile = join(prefix, 'run.pid');
+  const state = readState(dir);
+  const pidFile = join(dir, RUN_PID);
   writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  // A background agent (`start`) keeps agent.pid naming it, also once a self-update has started a new process.
+  const agentPidFile = process.env[BACKGROUND_ENV] === '1' ? join(dir, AGENT_PID) : undefined;
+  if (agentPidFile) writeFileSync(agentPidFile, `${process.pid}\n`, { mode: 0o600 });
   let respawnAtExit = false;
   const updater = new Updater({
-    prefix,
+    prefix: dir,
     server: state.server,
     key: state.update_key ? parseUpdateKey(state.update_key) : undefined,
     version: AGENT_VERSION,
@@ -202,7 +208,7 @@ async function run(options: Record<string, string>): Promise<number> {
     onUninstall: () => {
       log('the server asks this agent to uninstall itself');
       // Exit 0 even when something is left: a service manager would restart a failure, without a state file.
-      uninstall(prefix, { self: true, log });
+      uninstall(dir, { self: true, log });
       channel.stop(EXIT_STOPPED);
     },
   });
@@ -215,79 +221,70 @@ async function run(options: Record<string, string>): Promise<number> {
   process.on('SIGINT', onSignal);
   log(`rmm-agent ${AGENT_VERSION}: agent ${state.agent_id}, server ${state.server}`);
   const code = await channel.start();
-  if (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() === String(process.pid)) rmSync(pidFile, { force: true });
+  for (const file of [pidFile, agentPidFile]) {
+    if (file && existsSync(file) && readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file, { force: true });
+  }
   // the new binary (or the restored one) writes run.pid itself
   if (respawnAtExit) respawn(process.execPath, process.argv.slice(2));
   return code;
 }
 
-/** Opens the WebSocket with these headers; resolves with what happened (never rejects). */
-function probe(ws: WebSocket, timeoutMs = 10_000): Promise<{ open: boolean; status?: number; error?: string }> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      ws.terminate();
-      resolve({ open: false, error: `no answer within ${timeoutMs / 1000} s` });
-    }, timeoutMs);
-    const done = (r: { open: boolean; status?: number; error?: string }): void => {
-      clearTimeout(timer);
-      resolve(r);
-    };
-    ws.once('open', () => {
-      ws.close(1000, 'status check');
-      done({ open: true });
+/**
+ * The server's answer to this agent's credentials: GET /agent/v1/ping (docs/agent-protocol.md), which registers
+ * no presence (the channel would: online, then offline, in the console, with their notifications) and leaves a
+ * running process's connection alone.
+ */
+async function ping(state: AgentState): Promise<{ ok: boolean; says: string }> {
+  let res: Response;
+  try {
+    res = await fetch(`${state.server}/agent/v1/ping`, {
+      headers: { 'X-Agent-Id': state.agent_id, Authorization: `Bearer ${state.agent_secret}`, 'User-Agent': USER_AGENT },
+      signal: AbortSignal.timeout(10_000),
     });
-    ws.once('unexpected-response', (_req, res) => {
-      res.resume();
-      ws.terminate();
-      done({ open: false, status: res.statusCode });
-    });
-    ws.on('error', (err) => done({ open: false, error: err.message }));
-  });
+  } catch (err) {
+    const cause = (err as { cause?: { message?: string } }).cause?.message;
+    return { ok: false, says: `not reachable (${cause ?? (err as Error).message})` };
+  }
+  await res.text().catch(() => undefined);
+  if (res.status === 200) return { ok: true, says: 'server reachable, credentials accepted' };
+  if (res.status === 401) return { ok: false, says: 'credentials refused (401): register again' };
+  return { ok: false, says: `the server answered HTTP ${res.status}` };
 }
 
+/**
+ * `status`: the agent id, the server, whether a `run` process of this prefix is alive (none: exit 3, as systemd's
+ * `status`), and whether the server takes this agent's credentials (without connecting: no presence).
+ */
 async function status(options: Record<string, string>): Promise<number> {
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
-  const state = readState(prefix);
-  process.stdout.write(`agent_id: ${state.agent_id}\nserver: ${state.server}\n`);
-  const pid = runningPid(prefix);
-  if (pid !== undefined) {
-    // Connecting with the agent's credentials would replace the running process's connection (4000): only
-    // check that the channel answers (an unauthenticated upgrade gets 401).
-    process.stdout.write(`run process: ${pid}\n`);
-    const r = await probe(new WebSocket(channelUrl(state.server), { handshakeTimeout: 10_000 }));
-    const reachable = r.status === 401;
-    process.stdout.write(`channel: ${reachable ? 'server reachable (the run process holds the connection)' : `not reachable (${r.error ?? `HTTP ${r.status}`})`}\n`);
-    return reachable ? 0 : EXIT_FAILED;
+  const dir = prefix(options);
+  const state = readState(dir);
+  process.stdout.write(`agent_id: ${state.agent_id}\nserver: ${state.server}\nprefix: ${dir}\n`);
+  const running = runningAgent(dir);
+  process.stdout.write(running ? `run process: ${running.pid}${running.service ? ' (service)' : ''}\n` : 'run process: none (not running)\n');
+  const answer = await ping(state);
+  process.stdout.write(`channel: ${answer.says}\n`);
+  if (!running) {
+    process.stderr.write(`the agent is not running: start it with ${join(dir, 'bin', 'rmm-agent')} start (or its service)\n`);
+    return EXIT_NOT_RUNNING;
   }
-  process.stdout.write('run process: none\n');
-  const r = await probe(openSocket(state));
-  if (r.open) {
-    process.stdout.write('channel: connected\n');
-    return 0;
-  }
-  const why = r.status === 401 ? 'credentials refused (401): register again' : (r.error ?? `HTTP ${r.status}`);
-  process.stdout.write(`channel: not connected (${why})\n`);
-  return EXIT_FAILED;
+  return answer.ok ? 0 : EXIT_FAILED;
+}
+
+async function start(options: Record<string, string>): Promise<number> {
+  const dir = prefix(options);
+  readState(dir); // registered first (a clear message here rather than in agent.log)
+  return startInBackground({ prefix: dir, command: SELF.command, args: SELF.args, out: (line) => process.stderr.write(`rmm-agent: ${line}\n`) });
 }
 
 function uninstallCommand(options: Record<string, string>): number {
-  const problems = uninstall(options.prefix ?? DEFAULT_PREFIX, { self: false, log });
+  const problems = uninstall(prefix(options), { self: false, log });
   if (problems.length === 0) return 0;
   process.stderr.write(`rmm-agent: uninstall incomplete:\n  ${problems.join('\n  ')}\n`);
   return EXIT_FAILED;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case 'register':
-      return register(parseOptions(rest));
-    case 'run':
-      return run(parseOptions(rest));
-    case 'status':
-      return status(parseOptions(rest));
-    case 'uninstall':
-      return uninstallCommand(parseOptions(rest));
+  switch (argv[0]) {
     case 'version':
     case '--version':
       process.stdout.write(`${AGENT_VERSION}\n`);
@@ -297,8 +294,26 @@ async function main(argv: string[]): Promise<number> {
     case '-h':
       process.stdout.write(`${USAGE}\n`);
       return 0;
+  }
+  const { command, options } = parseArgs(argv);
+  switch (command) {
+    case 'register':
+      return register(options);
+    case 'run':
+      return run(options);
+    case 'start':
+      return start(options);
+    case 'stop':
+      return stopAgent(prefix(options), (line) => process.stderr.write(`rmm-agent: ${line}\n`));
+    case 'status':
+      return status(options);
+    case 'uninstall':
+      return uninstallCommand(options);
+    case undefined:
+      process.stderr.write(`no command given\n${USAGE}\n`);
+      return EXIT_USAGE;
     default:
-      process.stderr.write(`${command ? `unknown command: ${command}\n` : ''}${USAGE}\n`);
+      process.stderr.write(`unknown command: ${command}\n${USAGE}\n`);
       return EXIT_USAGE;
   }
 }

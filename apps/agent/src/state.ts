@@ -1,7 +1,21 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 export const DEFAULT_PREFIX = '/opt/rmm-agent';
+
+/**
+ * The prefix a command works in: `--prefix` when given; else the installation this program is part of, when it
+ * runs as `<prefix>/bin/rmm-agent[.exe]` (the binary) or `<prefix>/lib/rmm-agent.js` (the Node.js bundle) and
+ * `<prefix>/state.json` exists; else /opt/rmm-agent. So `DIR/bin/rmm-agent status` reads DIR's state, whatever
+ * the prefix was, and a copy in /usr/local/bin does not take /usr/local for a prefix.
+ */
+export function prefixOf(given: string | undefined, program: string, exists: (file: string) => boolean = existsSync): string {
+  if (given !== undefined) return given;
+  const folder = basename(dirname(program));
+  const own = (folder === 'bin' && /^rmm-agent(\.exe)?$/i.test(basename(program))) || (folder === 'lib' && basename(program) === 'rmm-agent.js');
+  const prefix = dirname(dirname(program));
+  return own && exists(statePath(prefix)) ? prefix : DEFAULT_PREFIX;
+}
 
 /** What `register` leaves behind for `run` and `status`: <prefix>/state.json, mode 0600 (it holds the secret). */
 export interface AgentState {

@@ -2,9 +2,10 @@
 // exists), then the prefix's files. Only the files the installer and the agent write are removed, by name: a
 // mistaken --prefix never costs anything else.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { AGENT_LOG, AGENT_PID, agentProcess, RUN_PID } from './background';
 
 export interface Command {
   cmd: string;
@@ -65,7 +66,7 @@ export function serviceDefinitions(platform: NodeJS.Platform, self: boolean, use
 }
 
 /** The files of a prefix: its own, then bin/'s and lib/'s, each folder removed when nothing else is left in it. */
-export const PREFIX_FILES = ['state.json', 'run.pid', 'update.json', 'agent.log'];
+export const PREFIX_FILES = ['state.json', RUN_PID, AGENT_PID, 'update.json', AGENT_LOG];
 export const BIN_FILES = ['rmm-agent', 'rmm-agent.exe', 'rmm-agent.cmd', 'rmm-agent.previous', 'rmm-agent.previous.exe', 'rmm-agent.download', 'rmm-agent.failed', 'rmm-agent.failed.exe'];
 export const LIB_FILES = ['rmm-agent.js', 'rmm-agent.js.download'];
 
@@ -135,20 +136,19 @@ export function uninstall(prefix: string, o: UninstallOptions): string[] {
   return problems;
 }
 
-/** SIGTERM to a `run` process of this prefix started by hand (a service's was stopped with its service). */
+/**
+ * SIGTERM to the `run` processes of this prefix started by hand or in the background (`start`: agent.pid; a
+ * service's was stopped with its service), only when the pid file names an agent's `run` (background.ts).
+ */
 function stopRunProcess(prefix: string, log: (line: string) => void): void {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(join(prefix, 'run.pid'), 'utf8').trim());
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return;
-  try {
-    process.kill(pid, 'SIGTERM');
-    log(`stopped the run process ${pid}`);
-  } catch {
-    /* not running */
+  const pids = new Set([RUN_PID, AGENT_PID].map((f) => agentProcess(join(prefix, f))?.pid).filter((pid) => pid !== undefined));
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGTERM');
+      log(`stopped the run process ${pid}`);
+    } catch {
+      /* not running */
+    }
   }
 }
 

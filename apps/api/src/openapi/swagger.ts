@@ -161,6 +161,9 @@ function addSecurityAndDescriptions(document: OpenAPIObject): OpenAPIObject {
     } else if (path === '/agent/v1/rmm-agent.js' || path === '/agent/v1/download/{target}') {
       op.security = [];
       how = "No credentials: the agent's code is not secret (the installers and updating agents fetch it). Errors: {detail}.";
+    } else if (path === '/agent/v1/ping') {
+      op.security = [];
+      how = "Needs the agent's credentials (X-Agent-Id and Authorization: Bearer <agent secret>), which no Authorize button holds. Errors: {detail}.";
     } else if (path === '/agent/v1/register') {
       op.security = [{ [DEPLOYMENT_TOKEN_SECURITY]: [] }];
       how = "Needs the deployment's uuid as the bearer token (Authorize: deployment-token): the installer carries it. Errors: {detail}.";
@@ -255,8 +258,8 @@ function addCommonAnswers(document: OpenAPIObject): OpenAPIObject {
       add(413, 'The body is larger than this surface takes');
       add(415, 'The body is not of a type this operation takes');
     }
-    // (/deploy documents its own 429; the agent binaries are not rate limited: docs/api.md, "Agent binaries")
-    if (!path.startsWith('/deploy') && path !== '/agent/v1/download/{target}') add(429, 'Rate limited; Retry-After says when to come back');
+    // (/deploy documents its own 429; the agent binaries and the agent's ping are not rate limited: docs/api.md, "Agent binaries")
+    if (!path.startsWith('/deploy') && path !== '/agent/v1/download/{target}' && path !== '/agent/v1/ping') add(429, 'Rate limited; Retry-After says when to come back');
     if (path.startsWith('/auth/v1/admin')) add(403, 'The caller is not the service role (not_admin), or its token is invalid (bad_jwt)');
     else if (path.startsWith('/auth/v1') && path !== '/auth/v1/token') add(403, 'The bearer token is invalid or its session ended (bad_jwt, session_not_found)');
     // (Refused by the HTTP parser before a surface is known: the body is {statusCode, message}.)

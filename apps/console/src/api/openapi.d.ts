@@ -1,6 +1,26 @@
 // Generated from docs/openapi.json by openapi-typescript 7.13.0: do not edit. `npm run openapi` writes the
 // document and then this file again; test/docs/console-types.e2e-spec.ts fails when this one is stale.
 export interface paths {
+    "/agent/v1/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check an agent's credentials without connecting: registers no presence (the agent stays as it is in the console, no event, no notification)
+         * @description Needs the agent's credentials from its state.json: `X-Agent-Id` and `Authorization: Bearer <agent secret>`, as the channel's upgrade. `rmm-agent status` calls it (docs/agent-protocol.md, "Checking the credentials without connecting"). Errors: {detail}.
+         */
+        get: operations["agentPingPing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1217,6 +1237,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AgentPingDto: {
+            /**
+             * @description The agent the credentials belong to
+             * @example 42
+             */
+            agent_id: string;
+            /**
+             * Format: date-time
+             * @description The server's clock
+             */
+            server_time: string;
+        };
+        RmmFieldErrorDto: {
+            /** @example site */
+            field: string | null;
+            /** @example site 9 does not belong to client 1 */
+            message: string;
+        };
+        RmmErrorDto: {
+            /** @description validation error | Invalid token | permission denied | Not found | rate limited | server error, or a reason */
+            detail: string;
+            /** @description With 400 validation error: the fields at fault */
+            errors?: components["schemas"]["RmmFieldErrorDto"][];
+            /** @description With 404 from GET /agent/v1/download/{target}: the targets there are */
+            targets?: string[];
+        };
         LivenessDto: {
             /**
              * @description Always "ok" while the process serves requests.
@@ -1366,20 +1412,6 @@ export interface components {
             hostname: string | null;
             /** @example 2026-11-23T13:30:00.000Z */
             expires_at: string;
-        };
-        RmmFieldErrorDto: {
-            /** @example site */
-            field: string | null;
-            /** @example site 9 does not belong to client 1 */
-            message: string;
-        };
-        RmmErrorDto: {
-            /** @description validation error | Invalid token | permission denied | Not found | rate limited | server error, or a reason */
-            detail: string;
-            /** @description With 400 validation error: the fields at fault */
-            errors?: components["schemas"]["RmmFieldErrorDto"][];
-            /** @description With 404 from GET /agent/v1/download/{target}: the targets there are */
-            targets?: string[];
         };
         AlertDto: {
             id: number;
@@ -1751,6 +1783,11 @@ export interface components {
             last_seen: string | null;
             /** @enum {string} */
             status: "online" | "offline" | "overdue";
+            /**
+             * @description True while the agent has registered but never connected (last_seen is null; its status is offline): its installation did not start it, or it cannot reach the server. The console shows "registered, never connected". Added beside status rather than as a status value, so clients that know only online, offline and overdue keep working (docs/decisions.md, "Registered, never connected")
+             * @example false
+             */
+            never_connected: boolean;
             logged_in_username: string | null;
             public_ip: string | null;
             local_ip: string | null;
@@ -1779,6 +1816,11 @@ export interface components {
             last_seen: string | null;
             /** @enum {string} */
             status: "online" | "offline" | "overdue";
+            /**
+             * @description True while the agent has registered but never connected (last_seen is null; its status is offline): its installation did not start it, or it cannot reach the server. The console shows "registered, never connected". Added beside status rather than as a status value, so clients that know only online, offline and overdue keep working (docs/decisions.md, "Registered, never connected")
+             * @example false
+             */
+            never_connected: boolean;
             logged_in_username: string | null;
             public_ip: string | null;
             local_ip: string | null;
@@ -2482,6 +2524,63 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    agentPingPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The agent's id (state.json agent_id) */
+                "X-Agent-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPingDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: no X-Agent-Id, no bearer, or the secret is not this agent's (deleted, re-enrolled) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
     healthLiveness: {
         parameters: {
             query?: never;

@@ -1,6 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { errorText } from '../api/http';
 
+/** What an agent that registered and never connected shows instead of its last-seen time (API: never_connected). */
+export const NEVER_CONNECTED = 'registered, never connected';
+
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge badge-${status}`}>{status}</span>;
 }

@@ -160,7 +160,8 @@ export class FleetStore {
           this.fetchAgent(id);
           return;
         }
-        this.agents.set(id, { ...a, status: e.data.status, last_seen: e.data.status === 'online' ? e.ts : a.last_seen });
+        const online = e.data.status === 'online';
+        this.agents.set(id, { ...a, status: e.data.status, last_seen: online ? e.ts : a.last_seen, never_connected: a.never_connected && !online });
         this.changed();
         break;
       }

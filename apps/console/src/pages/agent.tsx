@@ -4,7 +4,7 @@ import { api, ok } from '../api/http';
 import { useAgentLive } from '../api/agent-live';
 import { useSession } from '../api/session';
 import type { Check, ScriptRun, Task } from '../api/schemas';
-import { ErrorNote, Loading, Section, StatusBadge } from '../components/bits';
+import { ErrorNote, Loading, NEVER_CONNECTED, Section, StatusBadge } from '../components/bits';
 import { ago, osOf, useNow, when } from '../components/format';
 import { liveNote } from '../components/live-note';
 import { AlertsTable } from './alerts';
@@ -42,7 +42,7 @@ export function AgentPage({ id }: { id: string }) {
       </div>
       <p className="muted">
         {a.client?.name ?? 'No client'}
-        {a.site ? ` / ${a.site.name}` : ''} · last seen {ago(a.last_seen, now)}
+        {a.site ? ` / ${a.site.name}` : ''} · {a.never_connected && a.status !== 'online' ? NEVER_CONNECTED : `last seen ${ago(a.last_seen, now)}`}
         {liveNote(live.state)}
       </p>
       {running && can('scripts:run') && <RunScriptPanel agentId={id} live={live} offline={a.status !== 'online'} />}
@@ -74,7 +74,7 @@ export function AgentPage({ id }: { id: string }) {
             <dt>Enrolled</dt>
             <dd>{when(a.created_at)}</dd>
             <dt>Last seen</dt>
-            <dd>{when(a.last_seen)}</dd>
+            <dd>{a.never_connected && a.status !== 'online' ? NEVER_CONNECTED : when(a.last_seen)}</dd>
           </dl>
         </Section>
         <Section id="disks" title="Disks">

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link } from 'wouter';
 import { useClients } from '../api/queries';
 import type { Agent } from '../api/schemas';
-import { ErrorNote, StatusBadge } from '../components/bits';
+import { ErrorNote, NEVER_CONNECTED, StatusBadge } from '../components/bits';
 import { ago, osOf, useNow } from '../components/format';
 import { useFleet } from '../fleet/fleet-context';
 import type { FleetStore } from '../fleet/fleet-store';
@@ -202,7 +202,7 @@ const AgentRow = memo(function AgentRow({ agent: a, index, alerts, now }: { agen
         <StatusBadge status={a.status} />
       </td>
       {/* An online agent is connected now; its last heartbeat's time is not pushed to the list. */}
-      <td>{a.status === 'online' ? 'now' : ago(a.last_seen, now)}</td>
+      <td>{a.status === 'online' ? 'now' : a.never_connected ? NEVER_CONNECTED : ago(a.last_seen, now)}</td>
       <td className={alerts > 0 ? 'num alerting' : 'num'}>{alerts}</td>
     </tr>
   );

@@ -6,28 +6,7 @@ import { useSession } from '../api/session';
 import { type Arch, ARCHES, type Client, type Deployment } from '../api/schemas';
 import { CopyButton, ErrorNote, Loading, Section } from '../components/bits';
 import { localInput, when } from '../components/format';
-
-/** A POSIX shell word that is exactly `value` (as the installer's own quoting). */
-const shQuote = (v: string): string => `'${v.replace(/'/g, `'\\''`)}'`;
-/** A PowerShell verbatim string that is exactly `value`. */
-const psQuote = (v: string): string => `'${v.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
-
-/**
- * The one-line install commands for a download URL (docs/enrolling.md): download the installer for the
- * platform, then run it as root (the service) or as Administrator on Windows.
- */
-export function installCommands(downloadUrl: string): Array<{ platform: string; label: string; command: string }> {
-  const url = (p: string) => `${downloadUrl}?platform=${p}`;
-  return [
-    { platform: 'linux', label: 'Linux', command: `curl -fsSL ${shQuote(url('linux'))} -o rmm-agent-install.sh && sudo sh rmm-agent-install.sh` },
-    { platform: 'darwin', label: 'macOS', command: `curl -fsSL ${shQuote(url('darwin'))} -o rmm-agent-install.sh && sudo sh rmm-agent-install.sh` },
-    {
-      platform: 'windows',
-      label: 'Windows',
-      command: `Invoke-WebRequest -UseBasicParsing -Uri ${psQuote(url('windows'))} -OutFile rmm-agent-install.ps1; powershell -ExecutionPolicy Bypass -File .\\rmm-agent-install.ps1`,
-    },
-  ];
-}
+import { installCommands } from './install-commands';
 
 export function DeploymentsPage() {
   const { can } = useSession();

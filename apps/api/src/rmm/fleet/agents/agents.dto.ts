@@ -59,6 +59,14 @@ export class AgentDto {
   @ApiProperty({ example: '2.8.0' }) version: string;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_seen: string | null;
   @ApiProperty({ enum: AGENT_STATUSES }) status: AgentStatus;
+  @ApiProperty({
+    example: false,
+    description:
+      'True while the agent has registered but never connected (last_seen is null; its status is offline): its installation did not start it, or it ' +
+      'cannot reach the server. The console shows "registered, never connected". Added beside status rather than as a status value, so clients that ' +
+      'know only online, offline and overdue keep working (docs/decisions.md, "Registered, never connected")',
+  })
+  never_connected: boolean;
   @ApiProperty({ nullable: true, type: String }) logged_in_username: string | null;
   @ApiProperty({ nullable: true, type: String }) public_ip: string | null;
   @ApiProperty({ nullable: true, type: String }) local_ip: string | null;
@@ -104,6 +112,7 @@ export function toAgentDto(r: AgentRow): AgentDto {
     version: r.version,
     last_seen: iso(r.last_seen),
     status: r.status as AgentStatus,
+    never_connected: r.last_seen === null,
     logged_in_username: r.logged_in_username,
     public_ip: r.public_ip,
     local_ip: r.local_ip,

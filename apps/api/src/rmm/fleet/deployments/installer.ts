@@ -172,12 +172,15 @@ function nameNote(requested: string | null, names: { registered: string; overrid
 function shellInstaller({ d, serverUrl, updateKey, requested }: ScriptValues): string {
   return `#!/bin/sh
 # RMM agent installer (linux, macOS). Deployment ${d.uuid.slice(0, 8)}…, valid until ${d.expiresAt.toISOString()}.
-# Usage: sh rmm-agent-install.sh [--prefix DIR] [--no-service]
+# Usage: sh rmm-agent-install.sh [--prefix DIR] [--no-service] [--no-start]
 # On Linux (x86_64, arm64) and macOS (Intel, Apple silicon) it installs the agent's single-file binary: it needs
 # curl or wget, and sha256sum, shasum or openssl, nothing else. On another machine it installs the Node.js agent,
 # which needs Node.js 20 or later as \`node\`. ${nameNote(requested, { registered: 'RMM_HOSTNAME', override: 'RMM_AGENT_HOSTNAME' })}
 # Exit codes: 0 installed; 1 failure; 2 unknown deployment; 3 deployment revoked, expired or used up; 4 a
 # requirement is missing; 5 the hostname is enrolled by another device; 64 wrong usage.
+# It starts the agent: as a service (systemd as root, launchd), else in the background ($PREFIX/agent.log,
+# $PREFIX/agent.pid; \`rmm-agent stop\` stops it). --no-service: no service, nothing started; --no-start: nothing
+# started now (a service is installed and enabled, and starts at the next boot).
 set -u
 RMM_SERVER=${shQuote(serverUrl)}
 RMM_TOKEN=${shQuote(d.uuid)}
@@ -188,6 +191,8 @@ THIS_MACHINE=\${RMM_AGENT_HOSTNAME:-$(uname -n)}
 ${requested === null ? 'RMM_HOSTNAME=$THIS_MACHINE' : `RMM_HOSTNAME=${shQuote(requested)}`}
 PREFIX=/opt/rmm-agent
 SERVICE=1
+START=1
+USAGE="sh $0 [--prefix DIR] [--no-service] [--no-start]"
 
 say() { printf 'rmm-agent installer: %s\\n' "$*" >&2; }
 die() { code=$1; shift; say "$*"; exit "$code"; }
@@ -199,8 +204,9 @@ while [ $# -gt 0 ]; do
     --prefix) [ $# -ge 2 ] && [ -n "$2" ] || die 64 "--prefix needs a directory"; PREFIX=$2; shift 2 ;;
     --prefix=*) PREFIX=\${1#--prefix=}; [ -n "$PREFIX" ] || die 64 "--prefix needs a directory"; shift ;;
     --no-service) SERVICE=0; shift ;;
-    -h|--help) printf 'usage: sh %s [--prefix DIR] [--no-service]\\n' "$0"; exit 0 ;;
-    *) die 64 "unknown option: $1 (usage: sh $0 [--prefix DIR] [--no-service])" ;;
+    --no-start) START=0; shift ;;
+    -h|--help) printf 'usage: %s\\n' "$USAGE"; exit 0 ;;
+    *) die 64 "unknown option: $1 (usage: $USAGE)" ;;
   esac
 done
 case $PREFIX in /*) ;; *) PREFIX=$(pwd)/$PREFIX ;; esac
@@ -303,7 +309,6 @@ if [ -n "$STAGED" ]; then
   # bin/rmm-agent: the binary itself (its commands take --prefix; the service passes it)
   mv -f "$STAGED" "$AGENT" || die 1 "cannot write $AGENT"
   rm -f "$PREFIX/lib/rmm-agent.js"
-  RUN="$AGENT run --prefix $PREFIX"
 else
   # bin/rmm-agent: run, status, register with this prefix
   cat > "$AGENT" <<EOF || die 1 "cannot write $AGENT"
@@ -311,20 +316,31 @@ else
 exec $(q "$NODE") $(q "$AGENT_JS") "\\$@" --prefix $(q "$PREFIX")
 EOF
   chmod 755 "$AGENT"
-  RUN="$AGENT run"
 fi
 
 # The service: it runs "$PREFIX/bin/rmm-agent" ${SERVICE_ARGS.join(' ')} "$PREFIX"
-manual() { say "installed; start the agent with: $RUN"; exit 0; }
+manual() { say "installed; start the agent with: $AGENT start (in the background), or $AGENT run (in the foreground)"; exit 0; }
+# No service manager: the agent in the background (bin/rmm-agent start: log agent.log, pid agent.pid), not at boot
+background() {
+  [ "$START" = 1 ] || { say "installed, not started (--no-start); start the agent with: $AGENT start"; exit 0; }
+  "$AGENT" start --prefix "$PREFIX" || die 1 "installed, but the agent did not start (see $PREFIX/agent.log); start it with: $AGENT start"
+  say "installed and started in the background (log $PREFIX/agent.log); it does not start again at boot: $AGENT status, $AGENT stop"
+  exit 0
+}
 [ "$SERVICE" = 1 ] || manual
-case $PREFIX in *[!A-Za-z0-9_./+-]*) say "not installing a service: the prefix has characters a service definition cannot hold"; manual ;; esac
+case $PREFIX in *[!A-Za-z0-9_./+-]*) say "not installing a service: the prefix has characters a service definition cannot hold"; background ;; esac
 case $(uname -s) in
   Linux)
-    if ! command -v systemctl >/dev/null 2>&1 || [ ! -d /run/systemd/system ]; then say "not installing a service: systemd is not running here"; manual; fi
-    [ "$(id -u)" = 0 ] || { say "not installing a service: run as root for the systemd unit (or use --no-service)"; manual; }
+    if ! command -v systemctl >/dev/null 2>&1 || [ ! -d /run/systemd/system ]; then say "not installing a service: systemd is not running here"; background; fi
+    [ "$(id -u)" = 0 ] || { say "not installing a service: run as root for the systemd unit"; background; }
     cat > /etc/systemd/system/rmm-agent.service <<EOF || die 1 "cannot write /etc/systemd/system/rmm-agent.service"
 ${systemdUnit('$PREFIX')}EOF
     chmod 644 /etc/systemd/system/rmm-agent.service
+    if [ "$START" = 0 ]; then
+      systemctl daemon-reload && systemctl enable rmm-agent.service || die 1 "could not enable the systemd service rmm-agent"
+      say "installed, not started (--no-start): systemd service rmm-agent, enabled (systemctl start rmm-agent)"
+      exit 0
+    fi
     systemctl daemon-reload && systemctl enable rmm-agent.service && systemctl restart rmm-agent.service \\
       || die 1 "could not start the systemd service rmm-agent"
     say "installed and started: systemd service rmm-agent (systemctl status rmm-agent)"
@@ -335,10 +351,11 @@ ${systemdUnit('$PREFIX')}EOF
 ${launchdPlist('$PREFIX')}EOF
     chmod 644 "$PLIST"
     launchctl unload "$PLIST" >/dev/null 2>&1
+    if [ "$START" = 0 ]; then say "installed, not started (--no-start): launchd job com.rmm.agent ($PLIST), loaded at the next boot (or: launchctl load -w $PLIST)"; exit 0; fi
     launchctl load -w "$PLIST" || die 1 "could not load $PLIST"
     say "installed and started: launchd job com.rmm.agent ($PLIST)"
     ;;
-  *) say "not installing a service on $(uname -s)"; manual ;;
+  *) say "not installing a service on $(uname -s)"; background ;;
 esac
 exit 0
 `;
