@@ -37,10 +37,9 @@ async function retryDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<
  * was last heard and leaves its status, so the agent coming back within RMM_AGENT_OFFLINE_AFTER_SECONDS is no
  * transition, and the silence sweep (any instance) turns it offline once that long has passed without it.
  */
-export type StatusKind = 'connect' | 'disconnect' | 'release';
 export interface StatusWrite {
   agentId: number;
-  kind: StatusKind;
+  kind: 'connect' | 'disconnect' | 'release';
   /** connect: when; disconnect, release: when the agent was last heard, not yet written (null: nothing new). */
   at: Date | null;
   /** The connection's epoch (null for a connect: the statement gives it one). */
@@ -50,7 +49,7 @@ export interface StatusWrite {
 /** What a status batch changed: each row's kind, its new epoch, and the status before. */
 export interface StatusChange {
   id: number;
-  kind: StatusKind;
+  kind: 'connect' | 'disconnect' | 'release';
   epoch: string;
   was: string;
 }
