@@ -149,8 +149,8 @@ describe('a restart of the server with agents connected', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  // A heartbeat every 2 s and an offline allowance of 20 s: a restart (seconds) is well within it, on a busy machine too.
-  const settings = { RMM_AGENT_HEARTBEAT_SECONDS: '2', RMM_AGENT_OFFLINE_AFTER_SECONDS: '20', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' };
+  // A heartbeat every 2 s and an offline allowance of 30 s: a restart (seconds) is well within it, on a busy machine too.
+  const settings = { RMM_AGENT_HEARTBEAT_SECONDS: '2', RMM_AGENT_OFFLINE_AFTER_SECONDS: '30', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' };
   const start = async (port: number): Promise<ServerProcess> => {
     const s = await startServerProcess(env(db, settings), { port });
     servers.push(s);
@@ -197,7 +197,7 @@ describe('a restart of the server with agents connected', () => {
     await until(`the agent to reconnect\n${stays.process.output}`, async () => greetings(stays.process) >= 2, 30_000);
 
     // The one switched off is paged once its allowance has passed (the silence sweep of the restarted server).
-    await until('the page for the agent that did not come back', async () => sent().some((x) => x.event === 'agent.offline'), 60_000);
+    await until('the page for the agent that did not come back', async () => sent().some((x) => x.event === 'agent.offline'), 90_000);
     await sleep(3_000); // (another page would come now)
     expect(sent()).toEqual([{ event: 'agent.offline', agent: 'restart-gone' }]);
     expect([await status(second, stays.id), await status(second, gone.id)]).toEqual(['online', 'offline']);
