@@ -1,4 +1,7 @@
-import { freePort } from '../utils/processes';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AGENT_JS, AgentProcess, freePort, run } from '../utils/processes';
 import { Receiver, startReceiver } from '../utils/notify-receiver';
 import { apiClient, ServerProcess, startServerProcess } from '../utils/server-process';
 import { sql } from '../utils/sql';
@@ -48,8 +51,8 @@ describe('notification delivery across processes', () => {
     await db?.drop();
   });
 
-  const start = async (extra?: Record<string, string>): Promise<ServerProcess> => {
-    const s = await startServerProcess(env(db, extra));
+  const start = async (extra?: Record<string, string>, port?: number): Promise<ServerProcess> => {
+    const s = await startServerProcess(env(db, extra), { port });
     servers.push(s);
     return s;
   };
@@ -119,5 +122,101 @@ describe('notification delivery across processes', () => {
     expect(n).toBe(300);
     expect(a.exitCode()).toBeNull();
     expect(b.exitCode()).toBeNull();
+  });
+});
+
+/**
+ * A server restart is not its agents going offline (issue 29, point 4): real server processes on one database (the
+ * second on the first's address) and real agents (the Node bundle of the reference agent), with a webhook channel
+ * that pages on agent.offline and lists agent.online at min_severity warning.
+ */
+describe('a restart of the server with agents connected', () => {
+  let db: TestDatabase;
+  let work: string;
+  const servers: ServerProcess[] = [];
+  const agents: AgentProcess[] = [];
+  let receiver: Receiver | undefined;
+
+  beforeEach(async () => {
+    db = await createTestDatabase();
+    work = mkdtempSync(join(tmpdir(), 'rmm-restart-quiet-'));
+  });
+  afterEach(async () => {
+    for (const a of agents.splice(0)) await a.stop();
+    for (const s of servers.splice(0)) if (s.exitCode() === null) await s.stop();
+    await receiver?.close();
+    await db?.drop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  // A heartbeat every 2 s and an offline allowance of 30 s: a restart (seconds) is well within it, on a busy machine too.
+  const settings = { RMM_AGENT_HEARTBEAT_SECONDS: '2', RMM_AGENT_OFFLINE_AFTER_SECONDS: '30', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' };
+  const start = async (port: number): Promise<ServerProcess> => {
+    const s = await startServerProcess(env(db, settings), { port });
+    servers.push(s);
+    return s;
+  };
+  /** A real agent registered through a deployment, running; its id and its process. */
+  const agentOn = async (s: ServerProcess, hostname: string): Promise<{ id: string; process: AgentProcess }> => {
+    const api = apiClient(s.url, ADMIN);
+    const clients = (await api('GET', '/api/v3/clients/')).body as Array<{ id: number; sites: Array<{ id: number }> }>;
+    const d = await api('POST', '/api/v3/agents/deployments/', { client: clients[0].id, site: clients[0].sites[0].id });
+    expect(d.status).toBe(201);
+    const agentEnv = { ...process.env, RMM_AGENT_HOSTNAME: hostname };
+    const reg = await run([AGENT_JS, 'register', '--server', s.url, '--token', d.body.uuid, '--prefix', join(work, hostname)], agentEnv, 20_000);
+    expect(reg).toMatchObject({ code: 0 });
+    const p = new AgentProcess(join(work, hostname), agentEnv);
+    agents.push(p);
+    p.start();
+    return { id: reg.stdout.trim(), process: p };
+  };
+  const greetings = (a: AgentProcess): number => a.output.split('; heartbeat every').length - 1;
+  type Sent = { event: string; agent: string };
+  const sent = (): Sent[] => (receiver?.received ?? []).map((x) => JSON.parse(x.body) as { event: string; agent: { hostname: string } }).map((b) => ({ event: b.event, agent: b.agent.hostname }));
+
+  it('pages nobody for an agent back within its offline allowance; one that is not back is paged, and its return follows the page at min_severity warning', async () => {
+    receiver = await startReceiver();
+    const port = await freePort();
+    const first = await start(port);
+    const api = apiClient(first.url, ADMIN);
+    const channel = await api('POST', '/api/v3/notifications/', { name: 'on-call', type: 'webhook', url: `${receiver.url}/hook`, min_severity: 'warning', events: ['agent.offline', 'agent.online'] });
+    expect(channel.status).toBe(201);
+    const stays = await agentOn(first, 'restart-stays');
+    const gone = await agentOn(first, 'restart-gone');
+    const status = async (s: ServerProcess, id: string): Promise<string> => (await apiClient(s.url, ADMIN)('GET', `/api/v3/agents/${id}/`)).body.status;
+    await until(`both agents online\n${stays.process.output}\n${gone.process.output}`, async () => (await status(first, stays.id)) === 'online' && (await status(first, gone.id)) === 'online');
+
+    // SIGTERM: the server closes the agents' channels (1001, "reconnect") and stops. One agent is switched off
+    // while the server is away: it never comes back on its own.
+    expect(await first.stop()).toBe(0);
+    await gone.process.stop();
+    const second = await start(port);
+    // The restarted server shows the agent that was connected online from its first answer…
+    expect(await status(second, stays.id)).toBe('online');
+    // …and it reconnects (its second greeting).
+    await until(`the agent to reconnect\n${stays.process.output}`, async () => greetings(stays.process) >= 2, 30_000);
+
+    // The one switched off is paged once its allowance has passed (the silence sweep of the restarted server).
+    await until('the page for the agent that did not come back', async () => sent().some((x) => x.event === 'agent.offline'), 90_000);
+    await sleep(3_000); // (another page would come now)
+    expect(sent()).toEqual([{ event: 'agent.offline', agent: 'restart-gone' }]);
+    expect([await status(second, stays.id), await status(second, gone.id)]).toEqual(['online', 'offline']);
+    const alerts = await apiClient(second.url, ADMIN)('GET', `/api/v3/alerts/?agent=${stays.id}`);
+    expect([alerts.status, alerts.body]).toEqual([200, []]);
+
+    // It comes back: agent.online (info) follows the page it resolves, though the channel's min_severity is warning.
+    gone.process.start();
+    await until(`its return to be sent\n${gone.process.output}`, async () => sent().length >= 2, 30_000);
+    await sleep(1_000);
+    expect(sent()).toEqual([
+      { event: 'agent.offline', agent: 'restart-gone' },
+      { event: 'agent.online', agent: 'restart-gone' },
+    ]);
+    // Recorded so: its delivery is an info one.
+    const deliveries = (await apiClient(second.url, ADMIN)('GET', `/api/v3/notifications/${channel.body.id}/deliveries/`)).body as Array<{ event: string; severity: string }>;
+    expect(deliveries.map((d) => [d.event, d.severity]).sort()).toEqual([
+      ['agent.offline', 'warning'],
+      ['agent.online', 'info'],
+    ]);
   });
 });

@@ -117,5 +117,30 @@ if (!redisUrl) {
       expect(a.exitCode()).toBeNull();
       expect(b.exitCode()).toBeNull();
     });
+
+    // (last: it stops A)
+    it('an instance stopping is not its agents going offline: the agent A held moves to B, online throughout, no agent.offline (issue 29, point 4)', async () => {
+      const api = apiClient(b.url, ADMIN);
+      const { agentId, secret } = await enrollAgent(b.url, api, 'stopping-01');
+      const statusOnB = async (): Promise<string> => (await api('GET', `/api/v3/agents/${agentId}/`)).body.status as string;
+      const onB = await Subscriber.connect(`${b.url.replace(/^http/, 'ws')}/rmm/${agentId}/?api_key=${ADMIN}`);
+      subs.push(onB);
+      await onB.next('hello');
+      const onA = await FakeAgent.connect(a.url, agentId, secret);
+      agents.push(onA);
+      await onA.next('hello');
+      await onB.next('agent.online');
+
+      expect(await a.stop()).toBe(0);
+      expect((await onA.whenClosed()).code).toBe(1001); // "the server is going: reconnect"
+      expect(await statusOnB()).toBe('online');
+      const moved = await FakeAgent.connect(b.url, agentId, secret);
+      agents.push(moved);
+      await moved.next('hello');
+      await sleep(1_000); // (an announcement of the move would have come by now)
+      expect(await statusOnB()).toBe('online');
+      expect(onB.messages.filter((m) => m.event === 'agent.online' || m.event === 'agent.offline')).toEqual([]);
+      expect(b.exitCode()).toBeNull();
+    });
   });
 }

@@ -12,6 +12,7 @@ import { EnrollmentLogEntity } from './enrollment-log.entity';
 import { JobStateEntity } from './job-state.entity';
 import { NotificationChannelEntity } from './notification-channel.entity';
 import { NotificationDeliveryEntity } from './notification-delivery.entity';
+import { NotificationPageEntity } from './notification-page.entity';
 import { OperatorEntity } from './operator.entity';
 import { OperatorSessionEntity } from './operator-session.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
@@ -91,4 +92,5 @@ export const ALL_ENTITIES = [
   NotificationChannelEntity,
   NotificationDeliveryEntity,
   JobStateEntity,
+  NotificationPageEntity,
 ];

@@ -112,6 +112,38 @@ describe('notification outbox on PostgreSQL', () => {
     await tx.exec('DELETE FROM notification_deliveries');
   });
 
+  it("sends an agent's agent.online to every channel it was sent the agent.offline of, whatever its min_severity, once per page (issue 29, point 4)", async () => {
+    const presence = ctx.get(AgentPresenceService);
+    const elsewhere = await f.newClient();
+    const paged = await channel({ events: ['agent.offline', 'agent.online'], minSeverity: 'warning' });
+    await channel({ events: ['agent.offline', 'agent.online'], minSeverity: 'warning', clients: [elsewhere.id] });
+    const news = await channel({ events: ['agent.online'], minSeverity: 'info' });
+    const offlineOnly = await channel({ events: ['agent.offline'], minSeverity: 'warning' });
+    const agent = await f.newAgent({ status: 'online', lastSeen: new Date(ctx.clock.now().getTime() - 600_000) });
+    const names = (rows: NotificationDeliveryEntity[]): string[] =>
+      rows.filter((r) => (r.payload.agent as { id: string }).id === String(agent.id)).map((r) => `${r.event} ${r.severity} ${r.channelId}`).sort();
+
+    expect((await presence.markSilent(ctx.clock.now(), 120, 3_600)).offline).toEqual([agent.id]);
+    expect(names(await deliveries())).toEqual([`agent.offline warning ${paged.id}`, `agent.offline warning ${offlineOnly.id}`].sort());
+    // made after the page: it was not sent one, so no recovery either; a channel's min_severity raised meanwhile changes nothing
+    const later = await channel({ events: ['agent.offline', 'agent.online'], minSeverity: 'warning' });
+    await tx.exec(`UPDATE notification_channels SET min_severity = 'error' WHERE id = $1`, [paged.id]);
+    await tx.exec('DELETE FROM notification_deliveries');
+
+    const conn = await presence.connect(agent.id, ctx.clock.now());
+    // paged (at error now) is owed it; news lists it at info; not notTheirs (never sent the page), not offlineOnly
+    // (does not list agent.online), not later (made after the page)
+    expect(names(await deliveries())).toEqual([`agent.online info ${paged.id}`, `agent.online info ${news.id}`].sort());
+    // Owed once per page: the next offline is not sent to paged (at error now), so neither is the next return.
+    await tx.exec('DELETE FROM notification_deliveries');
+    await presence.disconnect(conn);
+    expect(names(await deliveries())).toEqual([`agent.offline warning ${offlineOnly.id}`, `agent.offline warning ${later.id}`].sort());
+    await tx.exec('DELETE FROM notification_deliveries');
+    await presence.connect(agent.id, ctx.clock.now());
+    expect(names(await deliveries())).toEqual([`agent.online info ${later.id}`, `agent.online info ${news.id}`].sort());
+    await tx.exec('DELETE FROM notification_deliveries');
+  });
+
   it('prunes finished deliveries after 30 days, never a pending one', async () => {
     const c = await channel();
     const row = (status: string, daysAgo: number) =>

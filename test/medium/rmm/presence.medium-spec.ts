@@ -80,4 +80,20 @@ describe('AgentPresenceService: batched writes side by side', () => {
       rows.mockRestore();
     }
   });
+  it('a release (this server going away) writes when the agent was heard and leaves its status; a superseded one writes nothing; the sweep decides past the allowance (issue 29, point 4)', async () => {
+    const id = ids[0];
+    const at = (s: number): Date => new Date(Date.UTC(2026, 1, 1) + s * 1_000);
+    const row = async (): Promise<{ status: string; last_seen: Date }> =>
+      (await sql<{ status: string; last_seen: Date }>(ctx.db.url, `SELECT status, last_seen FROM agents WHERE id = $1`, [id]))[0];
+    const old = await presence.connect(id, at(0));
+    const current = await presence.connect(id, at(1));
+    await presence.disconnect(old, { heardAt: at(5) }); // (replaced by `current`: its epoch is stale)
+    expect(await row()).toEqual({ status: 'online', last_seen: at(1) });
+    await presence.disconnect(current, { heardAt: at(9) });
+    expect(await row()).toEqual({ status: 'online', last_seen: at(9) });
+    // (overdue after a year: the other agents of this file, last seen in January, stay as they are)
+    expect((await presence.markSilent(at(9 + 119), 120, 31_536_000)).offline).toEqual([]);
+    expect((await presence.markSilent(at(9 + 121), 120, 31_536_000)).offline).toEqual([id]);
+    expect(await row()).toEqual({ status: 'offline', last_seen: at(9) });
+  });
 });

@@ -1,5 +1,5 @@
 import { Global, Injectable, Module } from '@nestjs/common';
-import { ALERT_SEVERITIES, AlertSeverity, NotificationEvent } from '@app/entities';
+import { ALERT_SEVERITIES, AlertSeverity, NotificationEvent, RECOVERS } from '@app/entities';
 import { TransactionHost } from '../../../database/transaction-host';
 import { AGENT_JSON_SQL, ALERT_JSON_SQL, RUN_JSON_SQL } from './notification-payload';
 
@@ -31,14 +31,19 @@ const rank = (severity: string): string => `array_position(ARRAY[${ALERT_SEVERIT
  * one-time filter: PostgreSQL checks it once and reads nothing else (a presence batch of thousands of agents pays
  * one index-less look at a table of a few rows). `event` is one of our constants
  * (NOTIFICATION_EVENTS), never input: it is written into the statement so that the statement can be a CTE of a
- * caller's own (AgentPresenceRepository's, whose parameters are its own).
+ * caller's own (AgentPresenceRepository's, whose parameters are its own). It returns each delivery's channel_id and
+ * agent_id (outboxCtes records a page's).
  */
-export function outboxInsertSql(event: NotificationEvent, source: string): string {
+function outboxInsertSql(event: NotificationEvent, source: string): string {
   const kind = event.startsWith('alert.') ? 'alert' : event === 'task.run' ? 'run' : 'agent';
   const severity = kind === 'alert' ? 'x.severity' : `'${EVENT_SEVERITY[event as keyof typeof EVENT_SEVERITY]}'`;
   const extra = kind === 'alert' ? `, 'alert', ${ALERT_JSON_SQL}` : kind === 'run' ? `, 'run', ${RUN_JSON_SQL}` : '';
   const joins =
     kind === 'alert' ? 'JOIN alerts x ON x.id = s.alert_id' : kind === 'run' ? 'JOIN task_runs r ON r.id = s.run_id JOIN tasks t ON t.id = r.task_id' : '';
+  const filters = `${rank(severity)} >= ${rank('c.min_severity')} AND (cardinality(c.clients) = 0 OR a.client_id = ANY(c.clients))`;
+  // A recovery goes to every channel that listed it and is owed it (a page of the agent it was sent), whatever
+  // its min_severity and clients say now: the all-clear follows the page (notification_pages).
+  const channel = isRecovery(event) ? `((${filters}) OR EXISTS (SELECT 1 FROM notification_pages p WHERE p.channel_id = c.id AND p.agent_id = a.id))` : filters;
   return `INSERT INTO notification_deliveries (channel_id, event, severity, payload)
     SELECT c.id, '${event}', ${severity}, jsonb_build_object('event', '${event}', 'agent', ${AGENT_JSON_SQL}${extra})
       FROM (${source}) s
@@ -46,10 +51,31 @@ export function outboxInsertSql(event: NotificationEvent, source: string): strin
       ${joins}
       LEFT JOIN clients cl ON cl.id = a.client_id
       LEFT JOIN sites si ON si.id = a.site_id
-      JOIN notification_channels c ON c.enabled AND '${event}' = ANY(c.events)
-       AND ${rank(severity)} >= ${rank('c.min_severity')}
-       AND (cardinality(c.clients) = 0 OR a.client_id = ANY(c.clients))
-     WHERE EXISTS (SELECT 1 FROM notification_channels c0 WHERE c0.enabled AND '${event}' = ANY(c0.events))`;
+      JOIN notification_channels c ON c.enabled AND '${event}' = ANY(c.events) AND ${channel}
+     WHERE EXISTS (SELECT 1 FROM notification_channels c0 WHERE c0.enabled AND '${event}' = ANY(c0.events))
+    RETURNING channel_id, (payload->'agent'->>'id')::int AS agent_id`;
+}
+
+/** Events that are a page some recovery resolves (RECOVERS: agent.offline). */
+const isPage = (event: NotificationEvent): boolean => Object.values(RECOVERS).includes(event);
+/** Events that resolve a page (agent.online). */
+const isRecovery = (event: NotificationEvent): boolean => RECOVERS[event] !== undefined;
+
+/**
+ * The outbox's writes for an agent event as CTEs of a caller's statement (`name AS (…)`, and more): the deliveries
+ * (outboxInsertSql); for a page (agent.offline), the pairs (channel, agent) it was sent to, into notification_pages;
+ * for a recovery (agent.online), those pairs deleted once its deliveries are written (the INSERT reads them as they
+ * were before: one statement, one snapshot). `source` yields `agent_id`.
+ */
+export function outboxCtes(name: string, event: AgentNotificationEvent, source: string): string {
+  const ctes = [`${name} AS (${outboxInsertSql(event, source)})`];
+  if (isPage(event)) {
+    ctes.push(`${name}_paged AS (INSERT INTO notification_pages (channel_id, agent_id) SELECT channel_id, agent_id FROM ${name} ON CONFLICT DO NOTHING)`);
+  }
+  if (isRecovery(event)) {
+    ctes.push(`${name}_recovered AS (DELETE FROM notification_pages p USING (${source}) s WHERE p.agent_id = s.agent_id)`);
+  }
+  return ctes.join(',\n         ');
 }
 
 /**
@@ -71,7 +97,8 @@ export class NotificationOutbox {
   /** An event of these agents (agent.* and enrollment.completed). */
   async agents(event: AgentNotificationEvent, agentIds: readonly number[]): Promise<number> {
     if (agentIds.length === 0) return 0;
-    return (await this.tx.exec(outboxInsertSql(event, `SELECT unnest($1::int[]) AS agent_id`), [agentIds])).rowCount;
+    const sql = `WITH ${outboxCtes('n', event, `SELECT unnest($1::int[]) AS agent_id`)} SELECT count(*)::int AS n FROM n`;
+    return (await this.tx.rows<{ n: number }>(sql, [agentIds]))[0].n;
   }
 
   /** task.run of these runs (runs that did not succeed only: the caller decides). */

@@ -102,6 +102,8 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   private offRegistered?: () => void;
   private offConnected?: () => void;
   private offSilent?: () => void;
+  /** Set at shutdown: the connections closing now are the server going away, not their agents (presence's release). */
+  private stopping = false;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -187,8 +189,11 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
   /**
    * SIGTERM (the listening socket is already closed): upgrades under way complete, then every agent is told the
    * server is going (1001: it reconnects after a random 1–5 s, to whichever instance listens), heartbeats are written.
+   * Those closes are not agents going offline: presence writes when each was last heard and leaves its status
+   * (AgentPresenceService.disconnect's release), so an agent back within RMM_AGENT_OFFLINE_AFTER_SECONDS pages nobody.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     await this.pinger.stop();
     clearTimeout(this.holdDeadline);
     this.agentErrors.flush();
@@ -229,16 +234,19 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     let held: PresenceConnection | undefined;
     this.pings.add(ws);
     ws.on('pong', this.onPong);
-    ws.on('close', () => {
+    ws.on('close', (code: number) => {
       this.held.delete(ws);
       detach();
       this.pings.remove(ws);
       if (this.sockets.get(agentId) === ws) this.sockets.delete(agentId);
+      // Closed by this server going away: a release, with the agent heard now if it answered the close (1006: it
+      // did not, the connection was dropped after CLOSE_GRACE_MS or had already failed).
+      const released = this.stopping ? { heardAt: code === 1006 ? null : this.clock.now() } : undefined;
       // Written whatever happened: a superseded connection's close names an older epoch and changes nothing.
       const written = held ? Promise.resolve(held) : connecting; // (neither: the connect failed, nothing to undo)
       void written
         ?.then(
-          (c) => this.presence.disconnect(c),
+          (c) => this.presence.disconnect(c, released),
           () => undefined, // (never written: nothing to undo)
         )
         .catch((err: Error) => this.logger.warn(`agent ${agentId} offline not written: ${err.message}`));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../../../database/transaction-host';
-import { outboxInsertSql } from '../../alerting/notifications/notification-outbox';
+import { outboxCtes } from '../../alerting/notifications/notification-outbox';
 import { FACT_COLUMNS, HeartbeatFacts } from './heartbeat-facts';
 import { PendingHeartbeat } from './presence-rules';
 
@@ -31,11 +31,16 @@ async function retryDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<
   }
 }
 
-/** One status write of a batch: a connection's connect or close (PresenceConnection's agent and epoch). */
+/**
+ * One status write of a batch: a connection's connect or close (PresenceConnection's agent and epoch). A `release`
+ * is a close by this server going away (shutdown: the agent reconnects, here or elsewhere): it writes when the agent
+ * was last heard and leaves its status, so the agent coming back within RMM_AGENT_OFFLINE_AFTER_SECONDS is no
+ * transition, and the silence sweep (any instance) turns it offline once that long has passed without it.
+ */
 export interface StatusWrite {
   agentId: number;
-  kind: 'connect' | 'disconnect';
-  /** connect: when; disconnect: its last heartbeat not yet written (null: none). */
+  kind: 'connect' | 'disconnect' | 'release';
+  /** connect: when; disconnect, release: when the agent was last heard, not yet written (null: nothing new). */
   at: Date | null;
   /** The connection's epoch (null for a connect: the statement gives it one). */
   epoch: number | null;
@@ -44,7 +49,7 @@ export interface StatusWrite {
 /** What a status batch changed: each row's kind, its new epoch, and the status before. */
 export interface StatusChange {
   id: number;
-  kind: 'connect' | 'disconnect';
+  kind: 'connect' | 'disconnect' | 'release';
   epoch: string;
   was: string;
 }
@@ -68,8 +73,9 @@ export class AgentPresenceRepository {
   /**
    * One batch of connects and closes (at most one per agent): a connect makes the agent online and increments its
    * connection_epoch; a close makes it offline only if its epoch is still the agent's and the agent is online
-   * (`last_seen` stays the last time it was heard, the close's pending heartbeat included). agent.online (a connect
-   * that was not online) and agent.offline into the outbox. The rows changed.
+   * (`last_seen` stays the last time it was heard, the close's pending heartbeat included); a release (the server
+   * going away) writes only `last_seen`, if its epoch is still the agent's. agent.online (a connect that was not
+   * online) and agent.offline into the outbox. The rows changed.
    */
   writeStatuses(batch: StatusWrite[]): Promise<StatusChange[]> {
     return retryDeadlock(() =>
@@ -78,16 +84,16 @@ export class AgentPresenceRepository {
          ${lockInIdOrder('a.id = ANY($1::int[])')},
          changed AS (
            UPDATE agents a SET
-             status = CASE WHEN s.kind = 'connect' THEN 'online' ELSE 'offline' END,
+             status = CASE s.kind WHEN 'connect' THEN 'online' WHEN 'release' THEN a.status ELSE 'offline' END,
              last_seen = CASE WHEN s.kind = 'connect' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END,
              connection_epoch = CASE WHEN s.kind = 'connect' THEN a.connection_epoch + 1 ELSE a.connection_epoch END
             FROM s, locked l
            WHERE a.id = s.id AND l.id = s.id
-             AND (s.kind = 'connect' OR (a.connection_epoch = s.epoch AND a.status = 'online'))
+             AND (s.kind = 'connect' OR (a.connection_epoch = s.epoch AND (s.kind = 'release' OR a.status = 'online')))
            RETURNING a.id, s.kind, a.connection_epoch::text AS epoch, l.was),
          -- the notifications, in this statement (its transaction): none without the change, never the change without them
-         online AS (${outboxInsertSql('agent.online', `SELECT id AS agent_id FROM changed WHERE kind = 'connect' AND was <> 'online'`)}),
-         offline AS (${outboxInsertSql('agent.offline', `SELECT id AS agent_id FROM changed WHERE kind = 'disconnect'`)})
+         ${outboxCtes('online', 'agent.online', `SELECT id AS agent_id FROM changed WHERE kind = 'connect' AND was <> 'online'`)},
+         ${outboxCtes('offline', 'agent.offline', `SELECT id AS agent_id FROM changed WHERE kind = 'disconnect'`)}
          SELECT * FROM changed`,
         [batch.map((w) => w.agentId), batch.map((w) => w.kind), batch.map((w) => (w.at ? w.at.toISOString() : null)), batch.map((w) => w.epoch)],
       ),
@@ -106,7 +112,7 @@ export class AgentPresenceRepository {
         `WITH ${lockInIdOrder(`a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'offline' FROM locked l
                       WHERE a.id = l.id AND a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id),
-         notified AS (${outboxInsertSql('agent.offline', 'SELECT id AS agent_id FROM changed')})
+         ${outboxCtes('notified', 'agent.offline', 'SELECT id AS agent_id FROM changed')}
          SELECT id FROM changed ORDER BY id`,
         [now, offlineAfterSeconds],
       ),
@@ -121,7 +127,7 @@ export class AgentPresenceRepository {
         `WITH ${lockInIdOrder(`a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'overdue' FROM locked l
                       WHERE a.id = l.id AND a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id),
-         notified AS (${outboxInsertSql('agent.overdue', 'SELECT id AS agent_id FROM changed')})
+         ${outboxCtes('notified', 'agent.overdue', 'SELECT id AS agent_id FROM changed')}
          SELECT id FROM changed ORDER BY id`,
         [now, overdueAfterSeconds],
       ),
@@ -143,7 +149,7 @@ export class AgentPresenceRepository {
            UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
              FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND a.connection_epoch = s.epoch
            RETURNING a.id, l.was),
-         notified AS (${outboxInsertSql('agent.online', `SELECT id AS agent_id FROM changed WHERE was <> 'online'`)})
+         ${outboxCtes('notified', 'agent.online', `SELECT id AS agent_id FROM changed WHERE was <> 'online'`)}
          SELECT id FROM changed WHERE was <> 'online' ORDER BY id`,
         [beats.map((b) => b.agentId), beats.map((b) => b.at.toISOString()), beats.map((b) => b.epoch)],
       ),

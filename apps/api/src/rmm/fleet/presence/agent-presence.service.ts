@@ -203,11 +203,19 @@ export class AgentPresenceService implements BeforeApplicationShutdown {
    * The connection closed: offline, if it is still the agent's current connection (its epoch) and the agent is
    * online; `last_seen` stays the last time the agent was heard (a pending heartbeat of this connection counts).
    * A stale connection's close changes nothing and announces nothing.
+   *
+   * `released`: this server closed it because it is going away (shutdown), and the agent reconnects, here after a
+   * restart or to another instance. That is not the agent going offline: its status is left as it is and only when
+   * it was last heard is written (`released.heardAt`, the agent answering the close, or its pending heartbeat), so
+   * an agent back within RMM_AGENT_OFFLINE_AFTER_SECONDS announces nothing, and one that is not is turned offline
+   * (agent.offline, once) by the silence sweep of whichever instance runs then, as after a crash.
    */
-  disconnect(conn: PresenceConnection): Promise<void> {
-    const heard = this.beats.takeFor(conn);
+  disconnect(conn: PresenceConnection, released?: { heardAt: Date | null }): Promise<void> {
+    const pending = this.beats.takeFor(conn);
     if (this.current.get(conn.agentId) === conn) this.current.delete(conn.agentId);
-    return this.queue({ kind: 'disconnect', conn, at: heard });
+    if (!released) return this.queue({ kind: 'disconnect', conn, at: pending });
+    const heard = [pending, released.heardAt].filter((d): d is Date => d !== null);
+    return this.queue({ kind: 'release', conn, at: heard.length === 0 ? null : new Date(Math.max(...heard.map((d) => d.getTime()))) });
   }
 
   /** Queues a connection's status write; resolves once it is written (with the others of its batch). */
@@ -243,9 +251,9 @@ export class AgentPresenceService implements BeforeApplicationShutdown {
             connected.push(r.id);
             if (isTransition(r.was, 'online')) this.events.emit('agent.online', { agentId: r.id });
             this.events.emit('agent.connected', { agentId: r.id, epoch: op.conn.epoch });
-          } else {
+          } else if (r.kind === 'disconnect') {
             this.events.emit('agent.offline', { agentId: r.id });
-          }
+          } // (a release changes no status: nothing to announce)
         }
         for (const op of batch) op.waiter.resolve();
         // After the waiters (the gateway greets its agents first), on this instance only: the once-only effects.

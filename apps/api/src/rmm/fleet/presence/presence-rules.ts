@@ -84,11 +84,11 @@ export class HeartbeatBuffer {
   }
 }
 
-/** A queued status write of one connection: its connect, or its close. */
+/** A queued status write of one connection: its connect, or its close (a release: closed by this server stopping). */
 export interface StatusOp {
-  kind: 'connect' | 'disconnect';
+  kind: 'connect' | 'disconnect' | 'release';
   conn: PresenceConnection;
-  /** connect: when; disconnect: its last heartbeat not yet written (null: none). */
+  /** connect: when; disconnect, release: when it was last heard, not yet written (null: nothing new). */
   at: Date | null;
 }
 
