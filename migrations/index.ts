@@ -14,6 +14,7 @@ import { AgentUpdates1764400000000 } from './1764400000000-agent-updates';
 import { RunQueue1764500000000 } from './1764500000000-run-queue';
 import { Notifications1764600000000 } from './1764600000000-notifications';
 import { JobStates1764700000000 } from './1764700000000-job-states';
+import { CheckEnabled1764812900000 } from './1764812900000-check-enabled';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -32,4 +33,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   RunQueue1764500000000,
   Notifications1764600000000,
   JobStates1764700000000,
+  CheckEnabled1764812900000,
 ];
