@@ -302,6 +302,20 @@ if (!CHROMIUM) {
       expect(await history.getByLabel('Errors (stderr)').textContent()).toBe('spool is slow\n');
       const colours = await history.locator('pre[data-stream]').evaluateAll((ps) => ps.map((p) => getComputedStyle(p).color));
       expect(colours[0]).not.toBe(colours[1]);
+
+      // While a run streams in the Run script panel, its stderr chunks are set apart too.
+      await page.getByRole('button', { name: 'Run script' }).click();
+      await page.getByLabel('Script', { exact: true }).selectOption({ label: 'Check the spool (bash)' });
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      const live = await agent.next('script.run', 15_000);
+      agent.send({ type: 'script.output', runId: live.runId, stream: 'stdout', chunk: 'spool ok\n', seq: 0 });
+      agent.send({ type: 'script.output', runId: live.runId, stream: 'stderr', chunk: 'spool is slow\n', seq: 1 });
+      const log = page.getByRole('log', { name: 'Script output' });
+      await until('both chunks shown', async () => (await log.textContent()) === 'spool ok\nspool is slow\n');
+      expect(await log.locator('[data-stream="stderr"]').allTextContents()).toEqual(['spool is slow\n']);
+      const [logColour, stderrColour] = await log.evaluate((l) => [getComputedStyle(l).color, getComputedStyle(l.querySelector('[data-stream="stderr"]')).color]);
+      expect(stderrColour).not.toBe(logColour);
+      agent.send({ type: 'result', id: live.id, ok: true, result: { retcode: 3, stdout: 'spool ok\n', stderr: 'spool is slow\n', executionTime: 0.02, timedOut: false } });
     }, 60_000);
 
     it('is usable at 390×844: no page scrolls sideways, the agents list shows Status, actions are in view, and live buttons do not look disabled', async () => {
