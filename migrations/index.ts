@@ -15,6 +15,7 @@ import { RunQueue1764500000000 } from './1764500000000-run-queue';
 import { Notifications1764600000000 } from './1764600000000-notifications';
 import { JobStates1764700000000 } from './1764700000000-job-states';
 import { NotificationPages1764800000000 } from './1764800000000-notification-pages';
+import { CheckEnabled1764812900000 } from './1764812900000-check-enabled';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -34,4 +35,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   Notifications1764600000000,
   JobStates1764700000000,
   NotificationPages1764800000000,
+  CheckEnabled1764812900000,
 ];

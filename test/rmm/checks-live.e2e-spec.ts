@@ -136,6 +136,32 @@ describe('checks, live (agent channel)', () => {
     expect(agent.messages.filter((m) => m.type === 'checks.sync')).toEqual([]);
   });
 
+  it('takes a disabled check out of the agent’s list, resolves its open alert, drops late results for it, and sends it again once enabled', async () => {
+    const { agentId, agent } = await connect('live-disable-01');
+    await agent.nextSync();
+    const check = await createCheck({ agent: agentId, check_type: 'memory', settings: { threshold_percent: 90 }, severity: 'error' });
+    expect(check.enabled).toBe(true);
+    await agent.given(check.id);
+    agent.messages.splice(0);
+    agent.result(check.id, 'failing', 'memory 97 %');
+    await until('the alert', async () => (await sql(t.db.url, `SELECT id FROM alerts WHERE check_id = $1 AND NOT resolved`, [check.id])).length === 1);
+
+    const off = await t.http.patch(`/api/v3/checks/${check.id}/`).set(admin).send({ enabled: false });
+    expect(off.status).toBe(200);
+    expect(off.body).toMatchObject({ enabled: false, status: 'failing' });
+    expect((await agent.nextSync()).checks).toEqual([]);
+    expect(await sql(t.db.url, `SELECT resolved, resolved_by FROM alerts WHERE check_id = $1`, [check.id])).toEqual([{ resolved: true, resolved_by: 'system' }]);
+    // A result the agent sent before it got its new list is not stored.
+    const before = await historyCount(check.id);
+    agent.result(check.id, 'passing', 'memory 40 %');
+    await new Promise((r) => setTimeout(r, 300));
+    expect([await historyCount(check.id), (await getCheck(check.id)).more_info]).toEqual([before, 'memory 97 %']);
+    expect((await t.http.patch(`/api/v3/checks/${check.id}/`).set(admin).send({ enabled: 'no' })).status).toBe(400);
+
+    await t.http.patch(`/api/v3/checks/${check.id}/`).set(admin).send({ enabled: true }).expect(200);
+    expect((await agent.nextSync()).checks.map((c: { id: number }) => c.id)).toEqual([check.id]);
+  });
+
   it('opens exactly one check_failure alert under many concurrent failing results, counts each, and announces check.status before alert.created', async () => {
     const { agentId, agent } = await connect('live-race-01');
     await agent.nextSync();

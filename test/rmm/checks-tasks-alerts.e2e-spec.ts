@@ -57,6 +57,7 @@ describe('/api/v3 checks, tasks and alerts', () => {
           fail_count: 0,
           run_interval: 120,
           severity: 'warning',
+          enabled: true,
         });
       }
       const [row] = await sql(t.db.url, `SELECT script_id FROM checks WHERE check_type = 'script'`);

@@ -73,6 +73,10 @@ export class CheckEntity {
   @Column({ type: 'text', default: 'warning' })
   severity: AlertSeverity;
 
+  /** A disabled check keeps its settings and history but is not sent to its agent (not run). */
+  @Column({ type: 'boolean', default: true })
+  enabled: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

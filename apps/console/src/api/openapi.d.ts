@@ -405,6 +405,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the request carries a live session, and its operator: 200 {signed_in: false, operator: null} when it does not (a page asks this first, so a signed-out visit logs no 401 in the browser's console); an API key is not a session
+         * @description Needs the rmm_session cookie of a signed-in operator. Errors: {detail}.
+         */
+        get: operations["operatorAuthSessionState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/auth/origin": {
         parameters: {
             query?: never;
@@ -919,6 +939,26 @@ export interface paths {
          * @description Needs an X-API-KEY (Authorize: api-key) with the scope tasks:write and scripts:run, or admin. Errors: {detail}.
          */
         post: operations["tasksCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/tasks/schedule-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The next 5 due times (UTC) of a cron schedule, as a task with it would run: the console shows them under the Schedule field. Scope: tasks:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope tasks:read or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["tasksPreview"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1536,6 +1576,12 @@ export interface components {
         SessionDto: {
             operator: components["schemas"]["SessionOperatorDto"];
         };
+        SessionStateDto: {
+            /** @description Whether the rmm_session cookie names a live session */
+            signed_in: boolean;
+            /** @description The signed-in operator (as GET /api/v3/auth/me); null when not signed in */
+            operator: components["schemas"]["SessionOperatorDto"] | null;
+        };
         OriginVerdictDto: {
             /**
              * @description The origin asked about, as browsers write it
@@ -1933,6 +1979,8 @@ export interface components {
              * @enum {string}
              */
             severity: "info" | "warning" | "error";
+            /** @description false: the check keeps its settings and history but its agent stops running it, and its open check_failure alert is resolved by system; true again: the agent runs it at once */
+            enabled: boolean;
         };
         CheckResultDto: {
             id: number;
@@ -1982,6 +2030,11 @@ export interface components {
              * @enum {string}
              */
             severity?: "info" | "warning" | "error";
+            /**
+             * @description false: the check keeps its settings and history but its agent stops running it, and its open check_failure alert is resolved by system; true again: the agent runs it at once
+             * @default true
+             */
+            enabled?: boolean;
         };
         UpdateCheckDto: {
             name?: string;
@@ -1997,6 +2050,8 @@ export interface components {
              * @enum {string}
              */
             severity?: "info" | "warning" | "error";
+            /** @description false: the check keeps its settings and history but its agent stops running it, and its open check_failure alert is resolved by system; true again: the agent runs it at once */
+            enabled?: boolean;
         };
         TaskDto: {
             id: number;
@@ -2024,6 +2079,18 @@ export interface components {
             last_retcode: number | null;
             /** Format: date-time */
             created_at: string;
+        };
+        SchedulePreviewDto: {
+            /** @example 0 3 * * 1-5 */
+            schedule: string;
+            /**
+             * @description The next 5 due times after now (UTC), the first being the next_run_at a task with this schedule would get
+             * @example [
+             *       "2026-11-30T03:00:00.000Z",
+             *       "2026-12-01T03:00:00.000Z"
+             *     ]
+             */
+            next_runs: string[];
         };
         TaskRunDto: {
             /** @example 17 */
@@ -5409,6 +5476,60 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    operatorAuthSessionState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionStateDto"];
                 };
             };
             /** @description Rate limited; Retry-After says when to come back */
@@ -10679,6 +10800,111 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    tasksPreview: {
+        parameters: {
+            query: {
+                /** @description A cron expression in UTC, as a task's schedule */
+                schedule: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePreviewDto"];
+                };
+            };
+            /** @description validation error naming schedule: not a cron expression of 5 or 6 fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];

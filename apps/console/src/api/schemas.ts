@@ -6,6 +6,7 @@ import {
   ALERT_SEVERITIES,
   API_KEY_SCOPES,
   ARCHES as ENTITY_ARCHES,
+  CHECK_TYPES,
   NOTIFICATION_EVENTS,
   NOTIFICATION_TYPES,
   OPERATOR_ROLES,
@@ -15,7 +16,7 @@ import type { components } from './openapi';
 
 type Schemas = components['schemas'];
 
-/** The signed-in operator (GET /auth/me). */
+/** The signed-in operator (GET /auth/session, GET /auth/me). */
 export type Operator = Schemas['SessionOperatorDto'];
 /** An operator account (the Operators page). */
 export type OperatorAccount = Schemas['OperatorDto'];
@@ -52,6 +53,7 @@ export type Arch = Deployment['arch'];
 export type AlertSeverity = Alert['severity'];
 export type NotificationType = NotificationChannel['type'];
 export type NotificationEvent = NotificationChannel['events'][number];
+export type CheckType = Check['check_type'];
 
 // What the forms offer: the server's own lists (libs/entities), typed by the document, so a value the document
 // does not have does not compile.
@@ -61,5 +63,6 @@ export const ROLES: readonly Role[] = OPERATOR_ROLES;
 export const SCOPES: readonly Scope[] = API_KEY_SCOPES;
 export const ARCHES: readonly Arch[] = ENTITY_ARCHES;
 export const SEVERITIES: readonly AlertSeverity[] = ALERT_SEVERITIES;
+export const CHECK_TYPE_LIST: readonly CheckType[] = CHECK_TYPES;
 export const CHANNEL_TYPES: readonly NotificationType[] = NOTIFICATION_TYPES;
 export const CHANNEL_EVENTS: readonly NotificationEvent[] = NOTIFICATION_EVENTS;

@@ -3,15 +3,13 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import { api, ApiError, ok } from './http';
 import type { Operator, Scope } from './schemas';
 
-/** The signed-in operator, or null (401: not signed in). */
+/**
+ * The signed-in operator, or null. GET /api/v3/auth/session answers 200 {signed_in: false} without a session,
+ * so a signed-out visit logs no failed request in the browser's console (GET /auth/me would be a 401).
+ */
 async function fetchMe(): Promise<Operator | null> {
-  try {
-    const { operator } = await ok(api.GET('/api/v3/auth/me'));
-    return operator;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
+  const { operator } = await ok(api.GET('/api/v3/auth/session'));
+  return operator;
 }
 
 export const ME_KEY = ['auth', 'me'] as const;

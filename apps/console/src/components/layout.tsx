@@ -1,8 +1,9 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useLiveRefusal } from '../api/live';
 import { useSession, useSignOut } from '../api/session';
 import type { Scope } from '../api/schemas';
+import { useCellLabels } from './cell-labels';
 
 interface NavItem {
   href: string;
@@ -31,6 +32,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const refused = useLiveRefusal();
   useEffect(() => setOpen(false), [location]);
+  const main = useRef<HTMLElement>(null);
+  useCellLabels(main);
   const items = NAV.filter((i) => (i.needs === 'admin-only' ? isAdmin : can(i.needs)));
   const current = (href: string) => location === href || location.startsWith(`${href}/`);
 
@@ -72,7 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </ul>
         </nav>
       </header>
-      <main id="main" className="container-fluid app-main" tabIndex={-1}>
+      <main id="main" ref={main} className="container-fluid app-main" tabIndex={-1}>
         {refused && (
           <p role="alert" className="error live-refused">
             <strong>Live updates are off.</strong> The server said: {refused}. Pages show what they read and do not change by themselves until this is fixed and the page is reloaded.

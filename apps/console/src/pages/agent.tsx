@@ -1,14 +1,16 @@
-import { type ReactNode, useState } from 'react';
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../api/http';
 import { useAgentLive } from '../api/agent-live';
 import { useSession } from '../api/session';
-import type { Check, ScriptRun, Task } from '../api/schemas';
+import type { ScriptRun } from '../api/schemas';
 import { ErrorNote, Loading, NEVER_CONNECTED, Section, StatusBadge } from '../components/bits';
 import { ago, osOf, useNow, when } from '../components/format';
 import { liveNote } from '../components/live-note';
+import { RunOutput } from '../components/run-output';
 import { AlertsTable } from './alerts';
 import { RunScriptPanel } from './run-script';
+import { AgentChecks, AgentTasks } from './agent-automation';
 
 /** One agent: its facts and disks, checks, tasks, alerts and script runs, live from /rmm/{agent_id}/. */
 export function AgentPage({ id }: { id: string }) {
@@ -125,154 +127,6 @@ function AgentAlerts({ id }: { id: string }) {
   );
 }
 
-function AgentChecks({ id }: { id: string }) {
-  const checks = useQuery({ queryKey: ['agent-checks', id], queryFn: () => ok(api.GET('/api/v3/checks', { params: { query: { agent: id } } })) });
-  const [open, setOpen] = useState<number | null>(null);
-  return (
-    <Section id="checks" title="Checks">
-      {checks.isPending ? (
-        <Loading what="checks" />
-      ) : checks.isError ? (
-        <ErrorNote error={checks.error} />
-      ) : checks.data.length === 0 ? (
-        <p className="muted">No checks.</p>
-      ) : (
-        <div className="table-scroll" tabIndex={0}>
-          <table className="striped">
-            <thead>
-              <tr>
-                <th scope="col">Check</th>
-                <th scope="col">Status</th>
-                <th scope="col">Result</th>
-                <th scope="col">Last run</th>
-                <th scope="col">History</th>
-              </tr>
-            </thead>
-            <tbody>
-              {checks.data.map((c) => (
-                <CheckRow key={c.id} agentId={id} check={c} open={open === c.id} toggle={() => setOpen(open === c.id ? null : c.id)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </Section>
-  );
-}
-
-function CheckRow({ agentId, check: c, open, toggle }: { agentId: string; check: Check; open: boolean; toggle: () => void }) {
-  const history = useQuery({
-    queryKey: ['check-history', agentId, c.id],
-    queryFn: () => ok(api.GET('/api/v3/checks/{id}/history', { params: { path: { id: c.id }, query: { limit: 20 } } })),
-    enabled: open,
-  });
-  return (
-    <>
-      <tr>
-        <td>
-          {c.name}
-          <br />
-          <small className="muted">
-            {c.check_type}, every {c.run_interval} s
-          </small>
-        </td>
-        <td>
-          <StatusBadge status={c.status} />
-        </td>
-        <td>{c.more_info ?? '—'}</td>
-        <td>{ago(c.last_run)}</td>
-        <td>
-          <ShowHide open={open} toggle={toggle} what={`history of ${c.name}`} />
-        </td>
-      </tr>
-      {open && (
-        <DetailRow query={history} what="history" empty="No results yet.">
-          {(r) => (
-            <>
-              <StatusBadge status={r.status} /> {when(r.created_at)} {r.more_info ? `· ${r.more_info}` : ''}
-            </>
-          )}
-        </DetailRow>
-      )}
-    </>
-  );
-}
-
-function AgentTasks({ id }: { id: string }) {
-  const tasks = useQuery({ queryKey: ['agent-tasks', id], queryFn: () => ok(api.GET('/api/v3/tasks', { params: { query: { agent: id } } })) });
-  const [open, setOpen] = useState<number | null>(null);
-  return (
-    <Section id="tasks" title="Tasks">
-      {tasks.isPending ? (
-        <Loading what="tasks" />
-      ) : tasks.isError ? (
-        <ErrorNote error={tasks.error} />
-      ) : tasks.data.length === 0 ? (
-        <p className="muted">No scheduled tasks.</p>
-      ) : (
-        <div className="table-scroll" tabIndex={0}>
-          <table className="striped">
-            <thead>
-              <tr>
-                <th scope="col">Task</th>
-                <th scope="col">Schedule (UTC)</th>
-                <th scope="col">Next run</th>
-                <th scope="col">Last run</th>
-                <th scope="col">Runs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tasks.data.map((t) => (
-                <TaskRow key={t.id} agentId={id} task={t} open={open === t.id} toggle={() => setOpen(open === t.id ? null : t.id)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </Section>
-  );
-}
-
-function TaskRow({ agentId, task: t, open, toggle }: { agentId: string; task: Task; open: boolean; toggle: () => void }) {
-  const runs = useQuery({
-    queryKey: ['task-runs', agentId, t.id],
-    queryFn: () => ok(api.GET('/api/v3/tasks/{id}/runs', { params: { path: { id: t.id }, query: { limit: 20 } } })),
-    enabled: open,
-  });
-  return (
-    <>
-      <tr>
-        <td>
-          {t.name}
-          {!t.enabled && <small className="muted"> (disabled)</small>}
-        </td>
-        <td>
-          <code>{t.schedule}</code>
-        </td>
-        <td>{when(t.next_run_at)}</td>
-        <td>
-          {when(t.last_run_at)}
-          {t.last_retcode !== null ? ` · return code ${t.last_retcode}` : ''}
-        </td>
-        <td>
-          <ShowHide open={open} toggle={toggle} what={`runs of ${t.name}`} />
-        </td>
-      </tr>
-      {open && (
-        <DetailRow query={runs} what="runs" empty="No runs yet.">
-          {(r) => (
-            <>
-              <StatusBadge status={r.status} /> due {when(r.due_at)}
-              {r.retcode !== null ? ` · return code ${r.retcode}` : ''}
-              {r.error ? ` · ${r.error}` : ''}
-            </>
-          )}
-        </DetailRow>
-      )}
-    </>
-  );
-}
-
 function AgentRuns({ id }: { id: string }) {
   const runs = useQuery({
     queryKey: ['agent-runs', id],
@@ -316,7 +170,16 @@ function RunRow({ run: r, open, toggle }: { run: ScriptRun; open: boolean; toggl
   return (
     <>
       <tr>
-        <td>{when(r.created_at)}</td>
+        <td>
+          {/* A queued run starts when its agent takes it, not when it was queued: both are shown. */}
+          {r.started_at ? when(r.started_at) : r.status === 'queued' ? 'not yet' : 'never'}
+          {r.expires_at !== null && (
+            <>
+              <br />
+              <small className="muted">queued {when(r.created_at)}</small>
+            </>
+          )}
+        </td>
         <td>{r.script_name ?? `script ${r.script ?? '—'}`}</td>
         <td>
           <StatusBadge status={r.status} />
@@ -334,53 +197,10 @@ function RunRow({ run: r, open, toggle }: { run: ScriptRun; open: boolean; toggl
         <tr className="detail">
           <td colSpan={6}>
             {r.error && <p className="error">{r.error}</p>}
-            <pre className="output">{r.stdout || r.stderr ? `${r.stdout}${r.stderr}` : '(no output)'}</pre>
+            <RunOutput stdout={r.stdout} stderr={r.stderr} runId={r.id} />
           </td>
         </tr>
       )}
     </>
-  );
-}
-
-/** The Show/Hide button of a row whose details open below it. */
-function ShowHide({ open, toggle, what }: { open: boolean; toggle: () => void; what: string }) {
-  return (
-    <button type="button" className="secondary outline small" aria-expanded={open} onClick={toggle}>
-      {open ? 'Hide' : 'Show'}
-      <span className="visually-hidden"> {what}</span>
-    </button>
-  );
-}
-
-/** The row under an opened one: its query's items as a list (loading, error and empty said as such). */
-function DetailRow<T extends { id: number }>({
-  query,
-  what,
-  empty,
-  children,
-}: {
-  query: UseQueryResult<T[]>;
-  what: string;
-  empty: string;
-  children: (item: T) => ReactNode;
-}) {
-  return (
-    <tr className="detail">
-      <td colSpan={5}>
-        {query.isPending ? (
-          <Loading what={what} />
-        ) : query.isError ? (
-          <ErrorNote error={query.error} />
-        ) : query.data.length === 0 ? (
-          <p className="muted">{empty}</p>
-        ) : (
-          <ol className="history">
-            {query.data.map((item) => (
-              <li key={item.id}>{children(item)}</li>
-            ))}
-          </ol>
-        )}
-      </td>
-    </tr>
   );
 }

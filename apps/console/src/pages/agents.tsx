@@ -156,7 +156,7 @@ function AgentTable({ rows, fleet, sort, onSort }: { rows: Agent[]; fleet: Fleet
         <thead>
           <tr aria-rowindex={1}>
             {COLUMNS.map((c) => (
-              <th key={c.key} scope="col" aria-sort={sort.key === c.key ? (sort.desc ? 'descending' : 'ascending') : undefined}>
+              <th key={c.key} scope="col" className={`col-${c.key}`} aria-sort={sort.key === c.key ? (sort.desc ? 'descending' : 'ascending') : undefined}>
                 <button type="button" className="sort" onClick={() => onSort({ key: c.key, desc: sort.key === c.key ? !sort.desc : false })}>
                   {c.label}
                   <span aria-hidden="true">{sort.key === c.key ? (sort.desc ? ' ▼' : ' ▲') : ''}</span>
@@ -193,11 +193,11 @@ const AgentRow = memo(function AgentRow({ agent: a, index, alerts, now }: { agen
       <td>
         <Link href={`/agents/${a.agent_id}`}>{a.hostname}</Link>
       </td>
-      <td>
+      <td className="col-client">
         {a.client?.name ?? '—'}
         {a.site ? ` / ${a.site.name}` : ''}
       </td>
-      <td>{osOf(a)}</td>
+      <td className="col-os">{osOf(a)}</td>
       <td>
         <StatusBadge status={a.status} />
       </td>

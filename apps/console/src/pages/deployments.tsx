@@ -6,6 +6,7 @@ import { useSession } from '../api/session';
 import { type Arch, ARCHES, type Client, type Deployment } from '../api/schemas';
 import { CopyButton, ErrorNote, Loading, Section } from '../components/bits';
 import { localInput, when } from '../components/format';
+import { INSTALLER_REQUIREMENTS } from '../facts/installer-facts';
 import { installCommands } from './install-commands';
 
 export function DeploymentsPage() {
@@ -161,8 +162,8 @@ export function InstallInstructions({ deployment: d }: { deployment: Deployment 
         </div>
       ))}
       <p className="muted small">
-        The installers need Node.js 20 or later on the device (and curl or wget; PowerShell 5.1+ on Windows). Run the Linux and macOS commands in a terminal,
-        the Windows one in PowerShell as Administrator.
+        {INSTALLER_REQUIREMENTS} Run the Linux and macOS commands in a terminal (as root: they install a service), the Windows one in PowerShell as
+        Administrator.
       </p>
     </div>
   );

@@ -98,6 +98,9 @@ function splitRecipients(text: string): string[] {
     .filter((s) => s !== '');
 }
 
+/** A new channel's events until the operator ticks others; the form returns to them after each Create. */
+const DEFAULT_EVENTS: NotificationEvent[] = ['alert.created', 'alert.resolved'];
+
 function CreateChannel({ clients }: { clients: Client[] }) {
   const qc = useQueryClient();
   const [name, setName] = useState('');
@@ -106,7 +109,7 @@ function CreateChannel({ clients }: { clients: Client[] }) {
   const [to, setTo] = useState('');
   const [secret, setSecret] = useState('');
   const [minSeverity, setMinSeverity] = useState<AlertSeverity>('warning');
-  const [events, setEvents] = useState<NotificationEvent[]>(['alert.created', 'alert.resolved']);
+  const [events, setEvents] = useState<NotificationEvent[]>(DEFAULT_EVENTS);
   const [limitTo, setLimitTo] = useState<number[]>([]);
   // What the API would refuse (400 naming them): said here, before Create.
   const never = eventsNeverSent(events, minSeverity);
@@ -131,6 +134,9 @@ function CreateChannel({ clients }: { clients: Client[] }) {
       setTo('');
       setSecret('');
       setLimitTo([]);
+      // A fresh form: the next channel does not inherit this one's events or minimum severity.
+      setEvents(DEFAULT_EVENTS);
+      setMinSeverity('warning');
       void qc.invalidateQueries({ queryKey: CHANNELS_KEY });
     },
   });

@@ -83,9 +83,13 @@ export function RunScriptPanel({ agentId, live, offline = false }: { agentId: st
             if (r.status === 'cancelled' || r.status === 'expired') return { ...v, queued: false, dropped: r.status };
             const text = `${r.stdout}${r.stderr}`;
             const streamed = v.chunks.map((c) => c.chunk).join('');
+            const stored: Chunk[] = [
+              { seq: 0, stream: 'stdout', chunk: r.stdout },
+              { seq: 1, stream: 'stderr', chunk: r.stderr },
+            ];
             return {
               ...v,
-              chunks: streamed.length >= text.length ? v.chunks : [{ seq: 0, stream: 'stdout', chunk: text }],
+              chunks: streamed.length >= text.length ? v.chunks : stored.filter((c) => c.chunk),
               finished: { retcode: r.retcode, executionTime: r.execution_time === null ? null : Number(r.execution_time), timedOut: r.timed_out },
               error: r.error,
             };
@@ -140,7 +144,18 @@ export function RunScriptPanel({ agentId, live, offline = false }: { agentId: st
     }
   };
 
-  const output = run ? run.chunks.map((c) => c.chunk).join('') : '';
+  // stderr set apart from stdout: its chunks in the error colour, as the agent sent them, in order.
+  const output = run
+    ? run.chunks.map((c, i) =>
+        c.stream === 'stderr' ? (
+          <span key={i} className="stderr" data-stream="stderr">
+            {c.chunk}
+          </span>
+        ) : (
+          c.chunk
+        ),
+      )
+    : null;
   return (
     <Section id="run-script" title="Run script">
       <form className="run-form" onSubmit={(e) => void submit(e)}>

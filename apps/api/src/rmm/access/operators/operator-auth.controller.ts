@@ -5,14 +5,14 @@ import { CommonErrorCode, DomainError } from '../../../common/errors/domain-erro
 import { originVerdict } from '../../../common/http/origin';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { LoginDto, OriginQueryDto, OriginVerdictDto, SessionDto, toSessionDto } from './operators.dto';
+import { LoginDto, OriginQueryDto, OriginVerdictDto, SessionDto, SessionStateDto, toSessionDto, toSessionStateDto } from './operators.dto';
 import { GuardErrorCode } from '../../common/guard.errors';
 import { OperatorsService } from './operators.service';
 import { PrincipalResolver } from './principal-resolver';
 import { clearedSessionCookie, hasCsrfHeader, sessionCookie } from '../../common/session-cookie';
 import type { AuthedRequest } from '../../common/principal';
 
-/** The console's sign-in: POST login sets the `rmm_session` cookie, GET me names its operator, POST logout ends it. */
+/** The console's sign-in: POST login sets the `rmm_session` cookie, GET me names its operator (GET session the same without a 401), POST logout ends it. */
 @Controller('api/v3/auth')
 @ApiTags('console sessions')
 export class OperatorAuthController {
@@ -43,6 +43,20 @@ export class OperatorAuthController {
   async me(@Req() req: FastifyRequest): Promise<SessionDto> {
     const principal = await this.session(req);
     return toSessionDto(await this.operators.get(principal.id));
+  }
+
+  @Get('session')
+  @ApiOperation({
+    summary:
+      "Whether the request carries a live session, and its operator: 200 {signed_in: false, operator: null} when it does not (a page asks this first, so a signed-out visit logs no 401 in the browser's console); an API key is not a session",
+  })
+  @ApiOkResponse({ type: SessionStateDto })
+  async sessionState(@Req() req: FastifyRequest): Promise<SessionStateDto> {
+    const principal = await this.session(req).catch((err: unknown) => {
+      if (err instanceof DomainError && err.code === CommonErrorCode.Unauthorized) return null;
+      throw err;
+    });
+    return toSessionStateDto(principal ? await this.operators.get(principal.id) : null);
   }
 
   @Get('origin')

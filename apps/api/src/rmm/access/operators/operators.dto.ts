@@ -56,6 +56,13 @@ export class SessionDto {
   @ApiProperty({ type: SessionOperatorDto }) operator: SessionOperatorDto;
 }
 
+/** GET /api/v3/auth/session: whether the request's cookie is a live session, asked without a 401 when it is not. */
+export class SessionStateDto {
+  @ApiProperty({ description: 'Whether the rmm_session cookie names a live session' }) signed_in: boolean;
+  @ApiProperty({ type: SessionOperatorDto, nullable: true, description: 'The signed-in operator (as GET /api/v3/auth/me); null when not signed in' })
+  operator: SessionOperatorDto | null;
+}
+
 export class OperatorDto {
   @ApiProperty() id: number;
   @ApiProperty() email: string;
@@ -119,6 +126,10 @@ export class UpdateOperatorDto {
 export class TotpSetupDto {
   @ApiProperty({ description: 'Scan into an authenticator app; shown once' }) otpauth_uri: string;
   @ApiProperty({ type: [String], description: 'Ten one-time codes for when the phone is lost; shown once' }) recovery_codes: string[];
+}
+
+export function toSessionStateDto(o: Pick<OperatorEntity, 'id' | 'email' | 'role' | 'clients'> | null): SessionStateDto {
+  return o ? { signed_in: true, operator: toSessionDto(o).operator } : { signed_in: false, operator: null };
 }
 
 export function toSessionDto(o: Pick<OperatorEntity, 'id' | 'email' | 'role' | 'clients'>): SessionDto {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ALERT_SEVERITIES, AlertSeverity, CHECK_STATUSES, CHECK_TYPES, CheckEntity, CheckResultEntity, CheckStatus, CheckType } from '@app/entities';
 import { PageQueryDto } from '../../common/pagination.dto';
 import { AGENT_ID_SCHEMA, IsAgentId } from '../../common/agent-id';
@@ -16,6 +16,8 @@ export const RUN_INTERVAL_MAX = 86_400;
 export const RUN_INTERVAL_DEFAULT = 120;
 const RUN_INTERVAL_DOC = 'Seconds between two runs on the agent (it adds ±10 % jitter); a new or changed check runs at once';
 const SEVERITY_DOC = 'The severity of the check_failure alert this check opens';
+const ENABLED_DOC =
+  'false: the check keeps its settings and history but its agent stops running it, and its open check_failure alert is resolved by system; true again: the agent runs it at once';
 
 export class CheckFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ ...AGENT_ID_SCHEMA, description: 'agent id', example: '42' })
@@ -63,6 +65,11 @@ export class CreateCheckDto {
   @IsOptionalNotNull()
   @IsIn(ALERT_SEVERITIES as unknown as string[])
   severity?: AlertSeverity;
+
+  @ApiPropertyOptional({ default: true, description: ENABLED_DOC })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  enabled?: boolean;
 }
 
 export class UpdateCheckDto {
@@ -96,6 +103,11 @@ export class UpdateCheckDto {
   @IsOptionalNotNull()
   @IsIn(ALERT_SEVERITIES as unknown as string[])
   severity?: AlertSeverity;
+
+  @ApiPropertyOptional({ description: ENABLED_DOC })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  enabled?: boolean;
 }
 
 /** The spec's Check, plus what it watches. */
@@ -112,6 +124,7 @@ export class CheckDto {
   @ApiProperty({ description: 'Consecutive failing results so far (0 after a passing one)' }) fail_count: number;
   @ApiProperty({ minimum: RUN_INTERVAL_MIN, maximum: RUN_INTERVAL_MAX, description: RUN_INTERVAL_DOC }) run_interval: number;
   @ApiProperty({ enum: ALERT_SEVERITIES, description: SEVERITY_DOC }) severity: AlertSeverity;
+  @ApiProperty({ description: ENABLED_DOC }) enabled: boolean;
 }
 
 export function toCheckDto(c: CheckEntity): CheckDto {
@@ -129,6 +142,7 @@ export function toCheckDto(c: CheckEntity): CheckDto {
     fail_count: c.failCount,
     run_interval: c.runInterval,
     severity: c.severity,
+    enabled: c.enabled,
   };
 }
 

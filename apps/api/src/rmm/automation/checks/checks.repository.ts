@@ -6,7 +6,7 @@ import { ClientScope, ofAgentsInScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
 import { AGENT_EXISTS_SQL } from '../../fleet/agents/agents.sql';
 
-export type CheckFields = Pick<CheckEntity, 'agentId' | 'checkType' | 'name' | 'settings' | 'scriptId' | 'failsB4Alert' | 'runInterval' | 'severity'>;
+export type CheckFields = Pick<CheckEntity, 'agentId' | 'checkType' | 'name' | 'settings' | 'scriptId' | 'failsB4Alert' | 'runInterval' | 'severity' | 'enabled'>;
 
 /** The results kept per check: the newest HISTORY_KEEP (older ones are pruned as each result is stored). */
 export const HISTORY_KEEP = 500;
@@ -96,7 +96,7 @@ export class ChecksRepository {
     return this.results.findAndCount({ where: { checkId }, order: { id: 'DESC' }, skip: page.offset, take: page.limit });
   }
 
-  /** Every check of the agent, by id, with the script of each script check. */
+  /** Every enabled check of the agent, by id, with the script of each script check. */
   async toRun(agentId: number): Promise<CheckToRun[]> {
     return (await this.toRunOfAgents([agentId])).get(agentId)?.checks ?? [];
   }
@@ -112,7 +112,7 @@ export class ChecksRepository {
       `SELECT c.agent_id, c.id, c.check_type, c.name, c.run_interval, c.settings, s.shell, s.body, s.default_args, s.default_timeout,
               md5(string_agg(${CHECK_FINGERPRINT}, E'\n') OVER (PARTITION BY c.agent_id ORDER BY c.id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) AS fp
          FROM checks c LEFT JOIN scripts s ON s.id = c.script_id
-        WHERE c.agent_id = ANY($1::int[]) ORDER BY c.agent_id, c.id`,
+        WHERE c.agent_id = ANY($1::int[]) AND c.enabled ORDER BY c.agent_id, c.id`,
       [agentIds],
     );
     for (const r of rows) {
@@ -139,7 +139,7 @@ export class ChecksRepository {
     const rows = await this.tx.rows<{ agent_id: number; fp: string }>(
       `SELECT c.agent_id, md5(string_agg(${CHECK_FINGERPRINT}, E'\n' ORDER BY c.id)) AS fp
          FROM checks c LEFT JOIN scripts s ON s.id = c.script_id
-        WHERE c.agent_id = ANY($1::int[]) GROUP BY c.agent_id`,
+        WHERE c.agent_id = ANY($1::int[]) AND c.enabled GROUP BY c.agent_id`,
       [agentIds],
     );
     return new Map(rows.map((r) => [r.agent_id, r.fp]));
@@ -147,7 +147,7 @@ export class ChecksRepository {
 
   /** The agents that run a script check of this script. */
   async agentsRunningScript(scriptId: number): Promise<number[]> {
-    const rows = await this.tx.rows<{ agent_id: number }>(`SELECT DISTINCT agent_id FROM checks WHERE script_id = $1 AND check_type = 'script'`, [scriptId]);
+    const rows = await this.tx.rows<{ agent_id: number }>(`SELECT DISTINCT agent_id FROM checks WHERE script_id = $1 AND check_type = 'script' AND enabled`, [scriptId]);
     return rows.map((r) => r.agent_id);
   }
 
@@ -159,13 +159,14 @@ export class ChecksRepository {
    * is pruned (a second statement, so it sees every result stored before it, under the lock). A failing
    * result counts one more consecutive failure and turns the check `failing` once fail_count reaches
    * fails_b4_alert (until then it keeps the status it had); passing resets the count; pending changes the
-   * status only. Null when the check is not this agent's (or no longer exists): nothing is stored.
+   * status only. Null when the check is not this agent's (or no longer exists, or is disabled: a result the agent
+   * sent before it got its new list): nothing is stored.
    */
   async recordResult(agentId: number, checkId: number, status: CheckStatus, moreInfo: string | null, at: Date): Promise<RecordedResult | null> {
     const rows = await this.tx.run(async () => {
       const changed = await this.tx.rows<{ id: number; agent_id: number; name: string; status: CheckStatus; previous_status: CheckStatus; fail_count: number; fails_b4_alert: number; severity: AlertSeverity }>(
         `WITH prev AS (
-           SELECT id, status FROM checks WHERE id = $1 AND agent_id = $2 FOR UPDATE),
+           SELECT id, status FROM checks WHERE id = $1 AND agent_id = $2 AND enabled FOR UPDATE),
          changed AS (
            UPDATE checks c SET
              fail_count = CASE $3::text WHEN 'failing' THEN c.fail_count + 1 WHEN 'passing' THEN 0 ELSE c.fail_count END,

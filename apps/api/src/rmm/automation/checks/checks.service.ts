@@ -53,6 +53,7 @@ export class ChecksService {
       failsB4Alert: body.fails_b4_alert ?? 1,
       runInterval: body.run_interval ?? RUN_INTERVAL_DEFAULT,
       severity: body.severity ?? 'warning',
+      enabled: body.enabled ?? true,
     });
     this.sync.push(agentId);
     return check;
@@ -71,6 +72,7 @@ export class ChecksService {
     if (body.fails_b4_alert !== undefined) fields.failsB4Alert = body.fails_b4_alert;
     if (body.run_interval !== undefined) fields.runInterval = body.run_interval;
     if (body.severity !== undefined) fields.severity = body.severity;
+    if (body.enabled !== undefined) fields.enabled = body.enabled;
     if (body.settings !== undefined) {
       Object.assign(fields, await this.validSettings(check.checkType, body.settings));
       // A name generated from the settings follows them ("CPU load above 95%" becomes "… 100%"); a name the
@@ -79,6 +81,8 @@ export class ChecksService {
       if (body.name === undefined && check.name === defaultCheckName(check.checkType, before)) fields.name = defaultCheckName(check.checkType, body.settings);
     }
     await this.repo.update(id, fields);
+    // A disabled check is run by nobody: nothing would ever resolve its alert.
+    if (fields.enabled === false && check.enabled) await this.alerts.resolveBySystem({ alertType: 'check_failure', id });
     this.sync.push(check.agentId);
     return this.get(id, clients);
   }

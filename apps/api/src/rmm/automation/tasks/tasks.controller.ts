@@ -9,7 +9,7 @@ import { RmmErrorDto } from '../../common/rmm-error.dto';
 import { AlsoRequireScope, RequireScope } from '../../common/scopes';
 import { RmmController } from '../../common/rmm-controller';
 import { TaskRunDto, toTaskRunDto } from './task-runs.dto';
-import { CreateTaskDto, TaskDto, TaskFilterDto, toTaskDto, UpdateTaskDto } from './tasks.dto';
+import { CreateTaskDto, SchedulePreviewDto, SchedulePreviewQueryDto, TaskDto, TaskFilterDto, toTaskDto, UpdateTaskDto } from './tasks.dto';
 import { TasksService } from './tasks.service';
 
 @RmmController('tasks', 'tasks')
@@ -25,6 +25,15 @@ export class TasksController {
     const [rows, total] = await this.tasks.list(q.agent === undefined ? undefined : Number(q.agent), pageOf(q), clientFilter(req.principal));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map(toTaskDto);
+  }
+
+  @Get('schedule-preview')
+  @RequireScope('tasks:read')
+  @ApiOperation({ summary: 'The next 5 due times (UTC) of a cron schedule, as a task with it would run: the console shows them under the Schedule field. Scope: tasks:read' })
+  @ApiOkResponse({ type: SchedulePreviewDto })
+  @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error naming schedule: not a cron expression of 5 or 6 fields' })
+  preview(@Query() q: SchedulePreviewQueryDto): SchedulePreviewDto {
+    return this.tasks.preview(q.schedule);
   }
 
   @Get(':id')

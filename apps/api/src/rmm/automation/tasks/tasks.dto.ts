@@ -16,6 +16,27 @@ export class TaskFilterDto extends PageQueryDto {
   agent?: string;
 }
 
+export const PREVIEW_RUNS = 5;
+
+export class SchedulePreviewQueryDto {
+  @ApiProperty({ example: '0 3 * * 1-5', maxLength: 200, description: 'A cron expression in UTC, as a task\'s schedule' })
+  @IsString()
+  @MaxLength(200)
+  schedule: string;
+}
+
+/** The next due times of a schedule, as a task with it would run (GET /api/v3/tasks/schedule-preview/). */
+export class SchedulePreviewDto {
+  @ApiProperty({ example: '0 3 * * 1-5' }) schedule: string;
+  @ApiProperty({
+    type: [String],
+    format: 'date-time',
+    description: `The next ${PREVIEW_RUNS} due times after now (UTC), the first being the next_run_at a task with this schedule would get`,
+    example: ['2026-11-30T03:00:00.000Z', '2026-12-01T03:00:00.000Z'],
+  })
+  next_runs: string[];
+}
+
 export class CreateTaskDto {
   @ApiProperty({ example: 'Nightly cleanup', maxLength: 200 })
   @IsString()

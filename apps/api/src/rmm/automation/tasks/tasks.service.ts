@@ -6,7 +6,7 @@ import { ClientScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
 import { nextRun } from './schedule';
 import { TaskRunsRepository } from './task-runs.repository';
-import { CreateTaskDto, UpdateTaskDto } from './tasks.dto';
+import { CreateTaskDto, PREVIEW_RUNS, SchedulePreviewDto, UpdateTaskDto } from './tasks.dto';
 import { TaskFields, TasksRepository } from './tasks.repository';
 
 @Injectable()
@@ -16,6 +16,17 @@ export class TasksService {
     private readonly runsRepo: TaskRunsRepository,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * The next due times of a schedule, computed by the same parser the scheduler uses (a 400 naming `schedule` when
+   * it is not one), so the console's preview is what the task will do.
+   */
+  preview(schedule: string): SchedulePreviewDto {
+    const runs: Date[] = [];
+    let from = this.clock.now();
+    while (runs.length < PREVIEW_RUNS) runs.push((from = nextRun(schedule, from)));
+    return { schedule: schedule.trim(), next_runs: runs.map((d) => d.toISOString()) };
+  }
 
   /** `clients`: the caller's (tasks of other clients' agents do not exist for it: 404, absent from lists). */
   list(agentId: number | undefined, page: Page, clients: ClientScope): Promise<[TaskEntity[], number]> {
