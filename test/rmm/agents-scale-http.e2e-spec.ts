@@ -26,6 +26,7 @@ const expectedAgent = (a: AgentEntity) => ({
   operating_system: a.operatingSystem,
   version: a.version,
   last_seen: a.lastSeen ? a.lastSeen.toISOString() : null,
+  never_connected: a.lastSeen === null,
   status: a.status,
   logged_in_username: a.loggedInUsername,
   public_ip: a.publicIp,

@@ -40,6 +40,7 @@ describe('/api/v3 agents and scripts', () => {
         operating_system: 'Windows 11 Pro 23H2',
         version: '2.8.0',
         last_seen: expect.any(String),
+        never_connected: false,
         status: 'online',
         logged_in_username: 'alice',
         public_ip: '203.0.113.7',
