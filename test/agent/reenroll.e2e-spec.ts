@@ -61,15 +61,12 @@ describe('reference agent registering again (real processes)', () => {
   };
   const register = async (hostname: string, prefix: string, server = t.url) =>
     run([AGENT_JS, 'register', '--server', server, '--token', await token(), '--prefix', prefix], env(hostname), 20_000);
-  /** As if the agent had registered before hardware ids existed: only its secret can prove it. */
-  const forgetHardware = (agentId: string) => sql(t.db.url, `UPDATE agents SET hardware_hash = NULL WHERE id = $1`, [Number(agentId)]);
 
   it('keeps its agent id when registered again on the same prefix (the state file proves it), and the old run process stops on 4001', async () => {
     const prefix = join(work, 'same');
     const first = await register('reenroll-same-01', prefix);
     expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\n$/) });
     const agentId = first.stdout.trim();
-    await forgetHardware(agentId);
 
     const old = spawn(process.execPath, [AGENT_JS, 'run', '--prefix', prefix], { env: env('reenroll-same-01'), cwd: ROOT });
     children.push(old);
@@ -87,28 +84,39 @@ describe('reference agent registering again (real processes)', () => {
     expect(out).toContain('4001');
   }, 60_000);
 
-  it('is refused (exit 5, the server\'s reason) on a fresh prefix when nothing proves it is the enrolled device; nothing changes', async () => {
+  it('is refused (exit 5, the server\'s reason and what to do) on a fresh prefix when nothing proves it is the enrolled installation; nothing changes', async () => {
     const first = await register('reenroll-other-01', join(work, 'other-a'));
     expect(first.code).toBe(0);
     const agentId = first.stdout.trim();
-    await forgetHardware(agentId);
     const [before] = await sql<{ secret_hash: string }>(t.db.url, `SELECT secret_hash FROM agents WHERE id = $1`, [Number(agentId)]);
 
     const other = await register('reenroll-other-01', join(work, 'other-b'));
     expect(other.code).toBe(5);
     expect(other.stderr).toContain('hostname already enrolled by another device');
+    expect(other.stderr).toContain('allow re-enrollment');
+    expect(other.stderr).toContain('POST /api/v3/agents/{id}/reenroll/');
     expect(() => readFileSync(join(work, 'other-b', 'state.json'))).toThrow();
     const [after] = await sql<{ secret_hash: string }>(t.db.url, `SELECT secret_hash FROM agents WHERE id = $1`, [Number(agentId)]);
     expect(after.secret_hash).toBe(before.secret_hash);
   }, 60_000);
 
-  (MACHINE_ID ? it : it.skip)('keeps its agent id on a fresh prefix of the same machine: it sends the hex SHA-256 of /etc/machine-id, stored hashed again', async () => {
+  (MACHINE_ID ? it : it.skip)('N1: is refused on a fresh prefix of the same machine (the hashed /etc/machine-id, stored as a fact, proves nothing) until an operator allows re-enrollment', async () => {
     const first = await register('reenroll-hw-01', join(work, 'hw-a'));
     expect(first.code).toBe(0);
-    const [row] = await sql<{ hardware_hash: string }>(t.db.url, `SELECT hardware_hash FROM agents WHERE id = $1`, [Number(first.stdout.trim())]);
+    const agentId = first.stdout.trim();
+    const [row] = await sql<{ hardware_hash: string }>(t.db.url, `SELECT hardware_hash FROM agents WHERE id = $1`, [Number(agentId)]);
     expect(row.hardware_hash).toBe(sha256(sha256(MACHINE_ID!)));
+    // any local user can read the machine id: the same machine without the state file is refused
+    const refused = await register('reenroll-hw-01', join(work, 'hw-b'));
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain('hostname already enrolled by another device');
+    const alerts = await t.http.get('/api/v3/alerts/').query({ agent: agentId, alert_type: 'enrollment_conflict' }).set(admin);
+    expect(alerts.body).toEqual([expect.objectContaining({ message: expect.stringContaining('sent the same hardware id') })]);
+    // the operator allows it: the same command now takes the agent over
+    expect((await t.http.post(`/api/v3/agents/${agentId}/reenroll/`).set(admin)).status).toBe(200);
     const again = await register('reenroll-hw-01', join(work, 'hw-b'));
     expect(again).toMatchObject({ code: 0, stdout: first.stdout });
+    expect(again.stderr).toContain('re-enrolled');
   }, 60_000);
 });
 

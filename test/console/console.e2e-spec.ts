@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '../../apps/api/src/rmm/access/operators/totp';
 import { CLI_JS, cleanEnv, ROOT, run } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
+import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { until } from '../utils/wait';
 
@@ -367,6 +368,7 @@ if (!CHROMIUM) {
       await p.getByRole('region', { name: 'Run history' }).waitFor();
       await p.getByRole('region', { name: 'Alerts', exact: true }).getByText('threshold 99 %').waitFor();
       await expect(p.getByRole('button', { name: 'Run script' }).count()).resolves.toBe(0);
+      await expect(p.getByRole('button', { name: 'Allow re-enrollment' }).count()).resolves.toBe(0);
       await expect(p.getByRole('button', { name: 'Acknowledge' }).count()).resolves.toBe(0);
       await expect(p.getByRole('button', { name: 'Resolve' }).count()).resolves.toBe(0);
       await shot(p, '11-viewer-agent');
@@ -393,6 +395,12 @@ if (!CHROMIUM) {
       // A technician runs scripts on their own client's agents.
       await p.goto(`${t.url}/app/agents/${agentId}`);
       await p.getByRole('button', { name: 'Run script' }).waitFor();
+      // and answers an enrollment_conflict of one (issue #30, N1): the next registration within 24 h may take it over
+      await p.getByRole('button', { name: 'Allow re-enrollment' }).click();
+      await p.getByRole('status').filter({ hasText: 'Re-enrollment allowed until' }).waitFor();
+      const [allowed] = await sql<{ until: Date | null }>(t.db.url, `SELECT reenroll_allowed_until AS until FROM agents WHERE id = $1`, [Number(agentId)]);
+      expect(allowed.until).toBeInstanceOf(Date);
+      await sql(t.db.url, `UPDATE agents SET reenroll_allowed_until = NULL WHERE id = $1`, [Number(agentId)]);
     }, 60_000);
 
     it('refuses a change by cookie without the console’s header (CSRF), and a WebSocket with the cookie from another origin', async () => {

@@ -55,8 +55,9 @@ class Channel {
 
 /**
  * Issue 18, findings 3 and 8: re-registering an enrolled hostname needs proof that it is the same device
- * (its current secret or its hardware id); registrations per deployment and downloads per link and address are
- * limited, and a deployment may be limited to a number of registrations.
+ * (since issue #30, N1: its current secret only, the hardware id being readable by any local user);
+ * registrations per deployment and downloads per link and address are limited, and a deployment may be limited
+ * to a number of registrations.
  */
 describe('re-enrollment proves the device; registration and download limits', () => {
   let t: TestApp;
@@ -112,6 +113,7 @@ describe('re-enrollment proves the device; registration and download limits', ()
       const tries = [
         {}, // no proof at all
         { hardware_id: HARDWARE_B }, // another device's hardware id
+        { hardware_id: HARDWARE_A }, // the device's own hardware id: any local user can read it (N1)
         { agent_id: real.agentId, agent_secret: 'agt_wrong-secret-0123456789abcdefghijklmnop' }, // the right id with a wrong secret
         { agent_id: String(Number(real.agentId) + 1000), agent_secret: real.secret.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) },
       ];
@@ -143,8 +145,7 @@ describe('re-enrollment proves the device; registration and download limits', ()
       expect(listed.find((d) => d.id === attacker.id)?.registrations).toBe(0);
     });
 
-    it('is re-enrolled with its current secret: same id, new secret, the old connection closed 4001; the hardware id sent then is stored', async () => {
-      // registered before hardware ids existed: only its secret can prove it
+    it('is re-enrolled with its current secret: same id, new secret, the old connection closed 4001; the hardware id sent then is stored, as a fact', async () => {
       const first = await enrolled('secret-ws-01');
       const old = await connect(first.agentId, first.secret);
       expect(await register((await deployment()).uuid, 'secret-ws-01', { hardware_id: HARDWARE_A })).toMatchObject({ status: 409, body: CONFLICT });
@@ -158,23 +159,27 @@ describe('re-enrollment proves the device; registration and download limits', ()
       const fresh = await connect(again.body.agent_id, again.body.agent_secret);
       expect(fresh.closed).toBeUndefined();
 
-      // the old secret proves nothing any more; the hardware id stored by that re-enrollment now does
+      // the old secret proves nothing any more, and the hardware id stored by that re-enrollment never does (N1)
       expect(await register((await deployment()).uuid, 'secret-ws-01', { agent_id: first.agentId, agent_secret: first.secret })).toMatchObject({ status: 409, body: CONFLICT });
-      const byHardware = await register((await deployment()).uuid, 'secret-ws-01', { hardware_id: HARDWARE_A });
-      expect(byHardware.body).toMatchObject({ agent_id: first.agentId, reenrolled: true });
+      expect(await register((await deployment()).uuid, 'secret-ws-01', { hardware_id: HARDWARE_A })).toMatchObject({ status: 409, body: CONFLICT });
+      expect(fresh.closed).toBeUndefined();
       const [row] = await sql<{ hardware_hash: string }>(t.db.url, `SELECT hardware_hash FROM agents WHERE id = $1`, [Number(first.agentId)]);
       // stored hashed, never as sent
       expect(row.hardware_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(row.hardware_hash).not.toBe(HARDWARE_A);
     });
 
-    it('is re-enrolled with the hardware id it registered with (no state file left): same id, new secret, the old connection closed 4001', async () => {
+    it('is not re-enrolled with the hardware id it registered with (N1: no state file left is a reinstall an operator allows): 409, the agent keeps its connection', async () => {
       const first = await enrolled('hardware-ws-01', { hardware_id: HARDWARE_B });
       const old = await connect(first.agentId, first.secret);
       const again = await register((await deployment()).uuid, 'hardware-ws-01', { hardware_id: HARDWARE_B.toUpperCase() });
-      expect(again.status).toBe(200);
-      expect(again.body).toMatchObject({ agent_id: first.agentId, reenrolled: true });
-      expect(again.body.agent_secret).not.toBe(first.secret);
+      expect([again.status, again.body]).toEqual([409, CONFLICT]);
+      expect(old.closed).toBeUndefined();
+      expect(await conflictAlerts(first.agentId)).toEqual([expect.objectContaining({ message: expect.stringContaining('sent the same hardware id') })]);
+      // the operator allows it: then the same registration takes the agent over
+      expect((await t.http.post(`/api/v3/agents/${first.agentId}/reenroll/`).set(admin)).status).toBe(200);
+      const allowed = await register((await deployment()).uuid, 'hardware-ws-01', { hardware_id: HARDWARE_B });
+      expect(allowed.body).toMatchObject({ agent_id: first.agentId, reenrolled: true });
       expect(await old.whenClosed()).toEqual({ code: 4001, reason: 'agent re-enrolled: this secret no longer works' });
       expect(await conflictAlerts(first.agentId)).toEqual([]);
     });
@@ -227,7 +232,7 @@ describe('re-enrollment proves the device; registration and download limits', ()
       const first = await register(d.uuid, 'once-ws-01', { hardware_id: HARDWARE_A });
       expect(first.status).toBe(200);
       // another device, and the same device again (a re-enrollment counts too)
-      for (const [hostname, proof] of [['once-ws-02', {}], ['once-ws-01', { hardware_id: HARDWARE_A }]] as const) {
+      for (const [hostname, proof] of [['once-ws-02', {}], ['once-ws-01', { agent_id: first.body.agent_id, agent_secret: first.body.agent_secret }]] as const) {
         const res = await register(d.uuid, hostname, proof);
         expect([hostname, res.status, res.body]).toEqual([hostname, 410, { detail: 'deployment used up: ask for a new installer' }]);
       }

@@ -108,13 +108,14 @@ describe('agent registration', () => {
     }
   });
 
-  it('yields one agent when one hostname registers many times at the same moment, every answer with the same agent_id', async () => {
+  it('yields one agent when one hostname registers many times at the same moment: one 200, the others 409 (none carries its secret)', async () => {
     const d = await deployment();
-    // one device (one hardware id) registering many times at once: the first makes the agent, the others prove they are it
+    // one device (one hardware id) registering many times at once: the first makes the agent; a hardware id proves nothing (#30, N1)
     const hardware_id = 'a'.repeat(64);
     const answers = await Promise.all(Array.from({ length: 12 }, () => register(d.uuid, facts('reg-ws-race', { hardware_id }))));
-    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
-    expect(new Set(answers.map((a) => a.body.agent_id)).size).toBe(1);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(11).fill(409)]);
+    const [row] = await sql<{ id: number }>(t.db.url, `SELECT id FROM agents WHERE hostname = 'reg-ws-race'`);
+    expect(answers.find((a) => a.status === 200)?.body.agent_id).toBe(String(row.id));
     expect(await sql(t.db.url, `SELECT id FROM agents WHERE hostname = 'reg-ws-race'`)).toHaveLength(1);
   });
 

@@ -133,6 +133,7 @@ describe('client-limited access (/api/v3)', () => {
           await t.http.get(`/api/v3/agents/${id}/runs/?limit=5`).set(asTech()),
           await t.http.get(`/api/v3/agents/${id}/runs/${b.scriptRun}/`).set(asTech()),
           await t.http.post(`/api/v3/agents/${id}/runscript/`).set(asTech()).send({ script: scriptId }),
+          await t.http.post(`/api/v3/agents/${id}/reenroll/`).set(asTech()),
           await t.http.delete(`/api/v3/agents/${id}/`).set(asTech()),
         ];
         for (const res of answers) expect({ id, status: res.status, body: res.body }).toEqual({ id, status: 404, body: NOT_FOUND });
@@ -141,6 +142,7 @@ describe('client-limited access (/api/v3)', () => {
       expect((await t.http.get(`/api/v3/agents/${b.agent}/`).set(admin())).status).toBe(200);
       expect((await t.http.get(`/api/v3/agents/${orphan}/`).set(admin())).status).toBe(200);
       expect(await sql(t.db.url, `SELECT id FROM script_runs WHERE agent_id = $1`, [b.agent])).toEqual([{ id: b.scriptRun }]);
+      expect(await sql(t.db.url, `SELECT id FROM agents WHERE id = ANY($1) AND reenroll_allowed_until IS NOT NULL`, [[b.agent, orphan]])).toEqual([]);
     });
 
     it("serves its own client's agent: detail, runs, a run, runscript (up to the agent's connection) and delete", async () => {

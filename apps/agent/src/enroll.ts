@@ -208,7 +208,7 @@ const INSTALLER_EXITS: Record<number, string> = {
   2: 'unknown deployment',
   3: 'deployment revoked, expired or used up: enroll again for a new one',
   4: 'requirements missing on this machine',
-  5: 'this hostname is already enrolled by another device: an operator deletes the old agent to free the name',
+  5: 'this hostname is already enrolled by another device: if this is a reinstall of it, ask an operator to allow re-enrollment (the console\'s agent page, "Allow re-enrollment", or POST /api/v3/agents/{id}/reenroll/) and enroll again within 24 hours, or to delete the old agent',
   64: 'the installer did not accept its options',
 };
 

@@ -99,9 +99,9 @@ async function register(options: Record<string, string>): Promise<number> {
   }
   const dir = prefix(options);
   const facts = collectFacts();
-  // The proof that this is the device already enrolled under this hostname (docs/agent-protocol.md §1): its
-  // hardware id, and the secret of the previous installation in this prefix, sent only to the server it was
-  // issued by (never another server's secret).
+  // The proof that this is the installation already enrolled under this hostname (docs/agent-protocol.md §1): the
+  // secret of the previous installation in this prefix (state.json, mode 0600), sent only to the server it was
+  // issued by (never another server's secret). The hardware id goes along as a fact, never as proof.
   const previous = previousState(dir);
   const proven = previous && previous.server === base && /^\d{1,10}$/.test(previous.agent_id) && previous.agent_secret !== '';
   const request = {
@@ -141,9 +141,11 @@ async function register(options: Record<string, string>): Promise<number> {
   if (res.status === 410) throw new Failure(`registration refused: ${detail}`, EXIT_DEPLOYMENT_GONE);
   if (res.status === 409) {
     throw new Failure(
-      `registration refused: ${detail}\nthis hostname is enrolled in this client and this device could not prove it is that agent ` +
-        '(no state file of it in this prefix, a different machine id): an operator deletes the old agent to free the name ' +
-          '(or, unless the deployment came from the enrollment function, which names the device itself, set RMM_AGENT_HOSTNAME)',
+      `registration refused: ${detail}\nthis hostname is enrolled in this client and this installation could not prove it is that agent ` +
+        `(no state file of it in ${dir} with its current secret; the machine id proves nothing). If this is a reinstall of that device, ` +
+        "ask an operator to allow re-enrollment of the agent listed under this hostname (the console's agent page, \"Allow re-enrollment\", " +
+        'or POST /api/v3/agents/{id}/reenroll/) and run the installer again within 24 hours, or to delete the old agent ' +
+        '(or, unless the deployment came from the enrollment function, which names the device itself, set RMM_AGENT_HOSTNAME)',
       EXIT_HOSTNAME_ENROLLED,
     );
   }

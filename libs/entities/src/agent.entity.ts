@@ -127,10 +127,18 @@ export class AgentEntity {
 
   /**
    * SHA-256 (hex) of the hardware id the agent sent at registration (itself the hex SHA-256 of the platform's
-   * machine id): with the secret, what proves a re-enrollment is the same device. Null: none sent yet.
+   * machine id). A fact (display, duplicate detection), never proof: any local user can read a machine id.
+   * Null: none sent yet.
    */
   @Column({ name: 'hardware_hash', type: 'text', nullable: true })
   hardwareHash: string | null;
+
+  /**
+   * Until when an operator allows the next registration of this hostname to take the agent over without its
+   * current secret (POST /api/v3/agents/{id}/reenroll/); used once. Null: not allowed.
+   */
+  @Column({ name: 'reenroll_allowed_until', type: 'timestamptz', nullable: true })
+  reenrollAllowedUntil: Date | null;
 
   /**
    * Which channel connection of the agent is the current one: incremented by every connect (AgentPresenceRepository).

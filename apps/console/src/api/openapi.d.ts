@@ -1111,8 +1111,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Register a device as an agent of the deployment's client and site; the same hostname under the same client keeps its agent_id when the request proves it is the same device
-         * @description A hostname already enrolled in the client is re-enrolled (same agent_id, new secret) only with that agent's current `agent_id` + `agent_secret` or the `hardware_id` it registered with; otherwise 409 and an `enrollment_conflict` alert on the enrolled agent. Limited to RMM_REGISTER_RATE_LIMIT_PER_MINUTE (20) attempts per minute per deployment.
+         * Register a device as an agent of the deployment's client and site; the same hostname under the same client keeps its agent_id when the request proves it is the same installation
+         * @description A hostname already enrolled in the client is re-enrolled (same agent_id, new secret) only with that agent's current `agent_id` + `agent_secret` (its state file), or once within 24 h of an operator's `POST /api/v3/agents/{id}/reenroll/`; otherwise 409 and one open `enrollment_conflict` alert on the enrolled agent. The `hardware_id` is stored as a fact and proves nothing. Limited to RMM_REGISTER_RATE_LIMIT_PER_MINUTE (20) attempts per minute per deployment.
          */
         post: operations["registrationRegister"];
         delete?: never;
@@ -1135,6 +1135,26 @@ export interface paths {
         get: operations["agentBundleBundle"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/{agentId}/reenroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Allow the next registration of this agent's hostname (in its client) within 24 h to take the agent over without its current secret: same agent id, a new secret, the old secret stops working (its connection is closed 4001). Used once; the agent's open enrollment_conflict alert is resolved then. For a reinstalled device whose state file is gone (a new disk, a reinstalled OS, a cloned image); otherwise a registration of an enrolled hostname without the agent's current secret is 409. Calling it again moves the deadline. Scope: agents:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        post: operations["agentsAllowReenrollment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2336,12 +2356,12 @@ export interface components {
              */
             monitoring_type?: "server" | "workstation";
             /**
-             * @description Hex SHA-256 of the platform's machine id (Linux /etc/machine-id, macOS IOPlatformUUID, Windows MachineGuid), never the raw id; stored hashed. Proves a re-enrollment of an already enrolled hostname comes from the same device
+             * @description Hex SHA-256 of the platform's machine id (Linux /etc/machine-id, macOS IOPlatformUUID, Windows MachineGuid), never the raw id; stored hashed, as a fact (the enrollment_conflict alert says whether it matches). It proves nothing: any local user can read a machine id
              * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
             hardware_id?: string;
             /**
-             * @description With agent_secret, from the previous installation's state file: proves a re-enrollment of this hostname is the same device. Both or neither
+             * @description With agent_secret, from the previous installation's state file: proves a re-enrollment of this hostname is the same installation. Both or neither
              * @example 42
              */
             agent_id?: string;
@@ -2350,7 +2370,7 @@ export interface components {
         };
         RegisteredAgentDto: {
             /**
-             * @description The agent id: the same for every proven re-enrollment of this hostname under this client
+             * @description The agent id: the same for every re-enrollment of this hostname under this client (proven by the secret, or allowed by an operator)
              * @example 42
              */
             agent_id: string;
@@ -2372,10 +2392,18 @@ export interface components {
              */
             site: number;
             /**
-             * @description True when this hostname was already enrolled under this client and the request proved it is the same device (the same agent_id is kept)
+             * @description True when this hostname was already enrolled under this client and the request carried the agent's current secret, or an operator allowed the re-enrollment (the same agent_id is kept)
              * @example false
              */
             reenrolled: boolean;
+        };
+        ReenrollAllowedDto: {
+            /**
+             * Format: date-time
+             * @description Until when the next registration of the agent's hostname may take the agent over (now + 24 h); used once
+             * @example 2026-11-29T10:15:00.000Z
+             */
+            allowed_until: string;
         };
         AuditEntryDto: {
             id: number;
@@ -12427,7 +12455,7 @@ export interface operations {
                     "application/json": components["schemas"]["RmmErrorDto"];
                 };
             };
-            /** @description {detail: "hostname already enrolled by another device"}: the hostname has an agent in this client and the request did not prove it is that device */
+            /** @description {detail: "hostname already enrolled by another device"}: the hostname has an agent in this client, the request did not carry its current secret and no operator allowed a re-enrollment (POST /api/v3/agents/{id}/reenroll/, or delete the old agent) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12558,6 +12586,119 @@ export interface operations {
                 content?: never;
             };
             /** @description {detail}: the agent bundle is not built on this server (npm run build:agent) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsAllowReenrollment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReenrollAllowedDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent (or one of a client the caller may not see) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
             503: {
                 headers: {
                     [name: string]: unknown;

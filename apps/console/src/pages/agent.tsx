@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { api, ok } from '../api/http';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, errorText, ok } from '../api/http';
 import { useAgentLive } from '../api/agent-live';
 import { useSession } from '../api/session';
 import type { ScriptRun } from '../api/schemas';
@@ -19,6 +19,12 @@ export function AgentPage({ id }: { id: string }) {
   const agent = useQuery({ queryKey: ['agent', id], queryFn: () => ok(api.GET('/api/v3/agents/{agentId}', { params: { path: { agentId: Number(id) } } })) });
   const [running, setRunning] = useState(false);
   const now = useNow();
+  const qc = useQueryClient();
+  // The answer to an enrollment_conflict for a reinstalled device: its next registration within 24 h takes this agent over.
+  const reenroll = useMutation({
+    mutationFn: () => ok(api.POST('/api/v3/agents/{agentId}/reenroll', { params: { path: { agentId: Number(id) } } })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['agent-alerts', id] }),
+  });
 
   if (agent.isPending) return <Loading what="the agent" />;
   if (agent.isError) {
@@ -36,12 +42,35 @@ export function AgentPage({ id }: { id: string }) {
         <h1>
           {a.hostname} <StatusBadge status={a.status} />
         </h1>
-        {can('scripts:run') && (
-          <button type="button" aria-expanded={running} aria-controls="run-script" onClick={() => setRunning(!running)}>
-            Run script
-          </button>
-        )}
+        <div className="page-actions">
+          {can('agents:write') && (
+            <button
+              type="button"
+              className="secondary outline"
+              disabled={reenroll.isPending}
+              title="For a reinstall of this device without its state file: its next registration within 24 hours keeps this agent (the old installation's secret stops working)"
+              onClick={() => reenroll.mutate()}
+            >
+              Allow re-enrollment
+            </button>
+          )}
+          {can('scripts:run') && (
+            <button type="button" aria-expanded={running} aria-controls="run-script" onClick={() => setRunning(!running)}>
+              Run script
+            </button>
+          )}
+        </div>
       </div>
+      {reenroll.isSuccess && (
+        <p role="status" className="ok">
+          Re-enrollment allowed until {when(reenroll.data.allowed_until)}: run the installer again on the device before then; it keeps this agent, and the old installation&apos;s secret stops working.
+        </p>
+      )}
+      {reenroll.isError && (
+        <p role="alert" className="error">
+          {errorText(reenroll.error)}
+        </p>
+      )}
       <p className="muted">
         {a.client?.name ?? 'No client'}
         {a.site ? ` / ${a.site.name}` : ''} · {a.never_connected && a.status !== 'online' ? NEVER_CONNECTED : `last seen ${ago(a.last_seen, now)}`}

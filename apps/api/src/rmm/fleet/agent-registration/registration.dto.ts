@@ -46,7 +46,7 @@ export class RegisterAgentDto {
     pattern: '^[0-9a-fA-F]{64}$',
     description:
       "Hex SHA-256 of the platform's machine id (Linux /etc/machine-id, macOS IOPlatformUUID, Windows MachineGuid), never the raw id; " +
-      'stored hashed. Proves a re-enrollment of an already enrolled hostname comes from the same device',
+      'stored hashed, as a fact (the enrollment_conflict alert says whether it matches). It proves nothing: any local user can read a machine id',
   })
   @IsOptional()
   @IsString()
@@ -56,7 +56,7 @@ export class RegisterAgentDto {
   @ApiPropertyOptional({
     example: '42',
     pattern: '^\\d{1,10}$',
-    description: "With agent_secret, from the previous installation's state file: proves a re-enrollment of this hostname is the same device. Both or neither",
+    description: "With agent_secret, from the previous installation's state file: proves a re-enrollment of this hostname is the same installation. Both or neither",
   })
   @ValidateIf((o: RegisterAgentDto) => o.agent_id !== undefined || o.agent_secret !== undefined)
   @IsString({ message: 'agent_id is required with agent_secret (a string of digits)' })
@@ -74,7 +74,7 @@ export class RegisterAgentDto {
 
 /** The answer to a registration: the agent's id and its secret, shown this once. */
 export class RegisteredAgentDto {
-  @ApiProperty({ example: '42', pattern: '^\\d{1,10}$', description: 'The agent id: the same for every proven re-enrollment of this hostname under this client' })
+  @ApiProperty({ example: '42', pattern: '^\\d{1,10}$', description: 'The agent id: the same for every re-enrollment of this hostname under this client (proven by the secret, or allowed by an operator)' })
   agent_id: string;
 
   @ApiProperty({ description: 'The secret the agent authenticates with; shown only in this answer, stored as a hash. A re-enrollment replaces it' })
@@ -90,5 +90,17 @@ export class RegisteredAgentDto {
 
   @ApiProperty({ example: 1, description: 'client id' }) client: number;
   @ApiProperty({ example: 1, description: 'site id (the deployment\'s)' }) site: number;
-  @ApiProperty({ example: false, description: 'True when this hostname was already enrolled under this client and the request proved it is the same device (the same agent_id is kept)' }) reenrolled: boolean;
+  @ApiProperty({ example: false, description: "True when this hostname was already enrolled under this client and the request carried the agent's current secret, or an operator allowed the re-enrollment (the same agent_id is kept)" }) reenrolled: boolean;
 }
+
+/** The answer to POST /api/v3/agents/{id}/reenroll/. */
+export class ReenrollAllowedDto {
+  @ApiProperty({
+    example: '2026-11-29T10:15:00.000Z',
+    format: 'date-time',
+    description: "Until when the next registration of the agent's hostname may take the agent over (now + 24 h); used once",
+  })
+  allowed_until: string;
+}
+
+export const toReenrollAllowedDto = (until: Date): ReenrollAllowedDto => ({ allowed_until: until.toISOString() });

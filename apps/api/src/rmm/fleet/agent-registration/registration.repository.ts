@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../../../database/transaction-host';
+import { ClientScope } from '../../common/client-scope';
 
 export interface RegistrationFacts {
   /** The agent's name in its client: the hostname the enrollment function was asked for, else the one sent. */
@@ -24,11 +25,12 @@ export interface RegistrationFacts {
   hardwareHash: string | null;
 }
 
-/** What proves a re-enrollment: the agent's current secret (as its hash) and its hardware id (as its hash). */
+/** What decides a re-enrollment: the agent's current secret (as its hash) or an operator's allowance; the hardware id is a fact. */
 export interface EnrolledAgent {
   id: number;
   secretHash: string | null;
   hardwareHash: string | null;
+  reenrollAllowedUntil: Date | null;
 }
 
 /** The writes of a registration, as SQL: the agent of (client_id, hostname), and the enrollment log. */
@@ -38,11 +40,20 @@ export class RegistrationRepository {
 
   /** The agent enrolled under this hostname in this client, locked until the transaction ends; null when none. */
   async lockEnrolled(clientId: number, hostname: string): Promise<EnrolledAgent | null> {
-    const [row] = await this.tx.rows<{ id: number; secret_hash: string | null; hardware_hash: string | null }>(
-      `SELECT id, secret_hash, hardware_hash FROM agents WHERE client_id = $1 AND hostname = $2 FOR UPDATE`,
+    const [row] = await this.tx.rows<{ id: number; secret_hash: string | null; hardware_hash: string | null; reenroll_allowed_until: Date | null }>(
+      `SELECT id, secret_hash, hardware_hash, reenroll_allowed_until FROM agents WHERE client_id = $1 AND hostname = $2 FOR UPDATE`,
       [clientId, hostname],
     );
-    return row ? { id: row.id, secretHash: row.secret_hash, hardwareHash: row.hardware_hash } : null;
+    return row ? { id: row.id, secretHash: row.secret_hash, hardwareHash: row.hardware_hash, reenrollAllowedUntil: row.reenroll_allowed_until } : null;
+  }
+
+  /** Sets the agent's re-enrollment allowance; false when no such agent (of `clients`, when limited). */
+  async allowReenrollment(id: number, until: Date, clients: ClientScope): Promise<boolean> {
+    const res = await this.tx.exec(
+      `UPDATE agents SET reenroll_allowed_until = $2 WHERE id = $1 AND ($3::int[] IS NULL OR client_id = ANY($3::int[]))`,
+      [id, until, clients],
+    );
+    return res.rowCount > 0;
   }
 
   /**
@@ -66,15 +77,16 @@ export class RegistrationRepository {
   }
 
   /**
-   * A proven re-enrollment: new facts (the device's own name among them), the deployment's site, a new secret;
-   * the hardware hash sent (else the stored one is kept). The agent's hostname is the one it was found by.
+   * A re-enrollment (proven by the secret, or allowed by an operator): new facts (the device's own name among
+   * them), the deployment's site, a new secret; the hardware hash sent (else the stored one is kept). The agent's
+   * hostname is the one it was found by. Any allowance is used up.
    */
   async reenroll(id: number, f: RegistrationFacts): Promise<void> {
     await this.tx.exec(
       `UPDATE agents SET
          site_id = $2, deployment_id = $3, plat = $4, operating_system = $5, version = $6, cpu_model = $7, total_ram = $8,
          disks = $9, public_ip = $10, local_ip = $11, logged_in_username = $12, monitoring_type = $13, secret_hash = $14,
-         hardware_hash = COALESCE($15, hardware_hash), os_hostname = $16, updated_at = now()
+         hardware_hash = COALESCE($15, hardware_hash), os_hostname = $16, reenroll_allowed_until = NULL, updated_at = now()
        WHERE id = $1`,
       [
         id, f.siteId, f.deploymentId, f.plat, f.operatingSystem, f.version, f.cpuModel, f.totalRam,

@@ -2,13 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DeploymentEntity } from '@app/entities';
 import { Clock } from '../../../common/clock';
-import { CommonErrorCode, DomainError } from '../../../common/errors/domain-error';
+import { CommonErrorCode, DomainError, notFound } from '../../../common/errors/domain-error';
 import { RateLimiter } from '../../../common/rate-limit/rate-limiter';
 import { isUuid, pgText } from '../../../common/values';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { TransactionHost } from '../../../database/transaction-host';
 import { AlertsService } from '../../alerting/alerts/alerts.service';
 import { hashApiKey } from '../../common/api-key-secret';
+import { ClientScope } from '../../common/client-scope';
 import { DeploymentsRepository } from '../deployments/deployments.repository';
 import { NotificationOutbox } from '../../alerting/notifications/notification-outbox';
 import { RmmEvents } from '../../common/bus/rmm-events';
@@ -25,6 +26,9 @@ export const hashHardwareId = (hardwareId: string): string => createHash('sha256
 /** The detail of a re-enrollment that did not prove the device (the same whatever was wrong in the proof). */
 export const HOSTNAME_ENROLLED = 'hostname already enrolled by another device';
 
+/** How long an operator's POST /api/v3/agents/{id}/reenroll/ lets the next registration take the agent over. */
+export const REENROLL_ALLOWANCE_MS = 24 * 3_600_000;
+
 const MINUTE_MS = 60_000;
 
 const sameHash = (a: string, b: string): boolean => {
@@ -37,25 +41,34 @@ const sameHash = (a: string, b: string): boolean => {
 interface Proof {
   agentId: number | null;
   secretHash: string | null;
-  hardwareHash: string | null;
 }
 
-/** The current secret of that very agent, or the hardware id it registered with (none stored: the secret only). */
+/**
+ * Only the current secret of that very agent proves it: it lives in the agent's state file (mode 0600, root's or
+ * the service account's). The hardware id is no proof (finding N1 of issue #30): any local user can read the
+ * machine id it is made from (/etc/machine-id is 0444, IOPlatformUUID and MachineGuid are readable by users).
+ */
 function proves(agent: EnrolledAgent, p: Proof): boolean {
-  const bySecret = p.agentId === agent.id && p.secretHash !== null && agent.secretHash !== null && sameHash(p.secretHash, agent.secretHash);
-  const byHardware = p.hardwareHash !== null && agent.hardwareHash !== null && sameHash(p.hardwareHash, agent.hardwareHash);
-  return bySecret || byHardware;
+  return p.agentId === agent.id && p.secretHash !== null && agent.secretHash !== null && sameHash(p.secretHash, agent.secretHash);
 }
 
-type Outcome = { agentId: number; reenrolled: boolean } | { conflictWith: number };
+/** What the enrolled agent and the refused device have in common, for the operator (a fact, never proof). */
+function hardwareMatch(agent: EnrolledAgent, sent: string | null): string {
+  if (sent === null) return 'sent no hardware id';
+  if (agent.hardwareHash === null) return 'sent a hardware id (none is stored for the enrolled agent)';
+  return sameHash(sent, agent.hardwareHash) ? 'sent the same hardware id (which any local user can read: no proof)' : 'sent a different hardware id';
+}
+
+type Outcome = { agentId: number; reenrolled: boolean } | { conflictWith: EnrolledAgent };
 
 /**
  * POST /agent/v1/register: a device that runs a deployment's installer becomes an agent of the deployment's
  * client and site. The deployment's uuid is the enrollment token; it stays usable (by several devices) until it
  * is revoked, expires or, with max_registrations, is used up. The agent's hostname is the one the enrollment
  * function was asked for when the function made the deployment, else the one the device sent (which is kept as
- * os_hostname either way). A hostname already enrolled in the client keeps its agent only for the same device:
- * the request must carry that agent's current secret or its hardware id.
+ * os_hostname either way). A hostname already enrolled in the client keeps its agent only for the same
+ * installation: the request must carry that agent's current secret, or an operator must have allowed the
+ * re-enrollment (allowReenrollment); otherwise 409 and an enrollment_conflict alert.
  */
 @Injectable()
 export class RegistrationService {
@@ -110,7 +123,6 @@ export class RegistrationService {
     const proof: Proof = {
       agentId: facts.agent_id === undefined ? null : Number(facts.agent_id),
       secretHash: facts.agent_secret === undefined ? null : hashApiKey(facts.agent_secret),
-      hardwareHash,
     };
 
     const outcome = await this.tx.run(async (): Promise<Outcome> => {
@@ -122,13 +134,22 @@ export class RegistrationService {
         enrolled = await this.repo.lockEnrolled(deployment.clientId, hostname);
       }
       if (!enrolled) throw new DomainError(CommonErrorCode.Unavailable, 'registration conflicted with concurrent changes: retry');
-      if (!proves(enrolled, proof)) return { conflictWith: enrolled.id };
+      // The agent's own secret, or else an operator's allowance (POST /api/v3/agents/{id}/reenroll/) still running:
+      // the row is locked, so one registration uses an allowance; the UPDATE clears it either way.
+      const allowed = enrolled.reenrollAllowedUntil !== null && enrolled.reenrollAllowedUntil.getTime() > now.getTime();
+      const proven = proves(enrolled, proof);
+      if (!proven && !allowed) return { conflictWith: enrolled };
       await this.repo.reenroll(enrolled.id, row);
+      if (!proven) {
+        this.logger.warn(`agent ${enrolled.id} (${JSON.stringify(hostname)}) taken over by a registration through deployment ${deployment.id} from ${from.ip ?? 'an unknown address'}, as an operator allowed`);
+        // The conflict the operator answered is over: its alert is resolved in this transaction.
+        await this.alerts.resolveBySystem({ alertType: 'enrollment_conflict', id: enrolled.id });
+      }
       return this.counted(deployment, { agentId: enrolled.id, reenrolled: true }, now);
     });
 
     if ('conflictWith' in outcome) {
-      await this.conflict(outcome.conflictWith, deployment, hostname, from.ip);
+      await this.conflict(outcome.conflictWith, { deployment, hostname, osHostname: facts.hostname, hardwareHash, ip: from.ip });
       throw new DomainError(RegistrationErrorCode.HostnameEnrolled, HOSTNAME_ENROLLED);
     }
     // A re-enrolled agent's old secret stops working now: the agent channel closes a connection made with it.
@@ -160,21 +181,46 @@ export class RegistrationService {
     return outcome;
   }
 
-  /** The enrolled agent gets one open enrollment_conflict alert naming the deployment and the caller's address. */
-  private async conflict(agentId: number, deployment: DeploymentEntity, hostname: string, ip: string | null): Promise<void> {
-    const from = ip ?? 'an unknown address';
-    this.logger.warn(`registration of ${JSON.stringify(hostname)} through deployment ${deployment.id} from ${from} refused: ${HOSTNAME_ENROLLED} (agent ${agentId})`);
+  /**
+   * The enrolled agent gets one open enrollment_conflict alert (UQ_alerts_open_enrollment_conflict: one per agent,
+   * however many attempts) naming both: the agent and its hostname, and the refused device (the name it sent,
+   * whether its hardware id matches, the deployment, the caller's address), and what the operator can do.
+   */
+  private async conflict(
+    agent: EnrolledAgent,
+    device: { deployment: DeploymentEntity; hostname: string; osHostname: string; hardwareHash: string | null; ip: string | null },
+  ): Promise<void> {
+    const from = device.ip ?? 'an unknown address';
+    const hardware = hardwareMatch(agent, device.hardwareHash);
+    this.logger.warn(
+      `registration of ${JSON.stringify(device.hostname)} through deployment ${device.deployment.id} from ${from} refused: ${HOSTNAME_ENROLLED} (agent ${agent.id}; the device ${hardware})`,
+    );
     try {
       await this.alerts.raise({
         alertType: 'enrollment_conflict',
-        agentId,
+        agentId: agent.id,
         severity: 'warning',
-        message: `${HOSTNAME_ENROLLED}: a registration of this hostname through deployment ${deployment.id} from ${from} did not prove it is this device, and was refused`,
+        message:
+          `${HOSTNAME_ENROLLED}: agent ${agent.id} (${device.hostname}) is enrolled; a device calling itself ${JSON.stringify(device.osHostname)} ` +
+          `registered this hostname through deployment ${device.deployment.id} from ${from} without the agent's current secret and was refused; it ${hardware}. ` +
+          `If it is a reinstall of this device, allow re-enrollment (POST /api/v3/agents/${agent.id}/reenroll/) or delete the old agent; otherwise leave it refused`,
       });
     } catch (err) {
       // The refusal stands whatever happens to the alert (the agent may have been deleted meanwhile).
-      this.logger.error(`enrollment_conflict alert for agent ${agentId} not opened: ${(err as Error).message}`);
+      this.logger.error(`enrollment_conflict alert for agent ${agent.id} not opened: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * POST /api/v3/agents/{id}/reenroll/: the next registration of the agent's hostname within REENROLL_ALLOWANCE_MS
+   * takes the agent over (same id, new secret; the old secret stops working then), once. 404 for an agent the
+   * caller may not see. Calling it again moves the deadline.
+   */
+  async allowReenrollment(agentId: number, clients: ClientScope): Promise<Date> {
+    const until = new Date(this.clock.now().getTime() + REENROLL_ALLOWANCE_MS);
+    if (!(await this.repo.allowReenrollment(agentId, until, clients))) throw notFound();
+    this.logger.log(`agent ${agentId}: re-enrollment allowed until ${until.toISOString()}`);
+    return until;
   }
 }
 

@@ -300,7 +300,7 @@ case $rc in
   0) ;;
   2) die 2 "registration refused: the server knows no such deployment (unknown deployment); ask for a new installer" ;;
   3) die 3 "registration refused: this installer's deployment was revoked, has expired or is used up (see above); ask for a new installer" ;;
-  5) die 5 "registration refused: the hostname $RMM_HOSTNAME is already enrolled by another device (see above); an operator deletes the old agent to free the name" ;;
+  5) die 5 "registration refused: the hostname $RMM_HOSTNAME is already enrolled by another device (see above). If this is a reinstall of that device, ask an operator to allow re-enrollment of the agent $RMM_HOSTNAME (the console's agent page, Allow re-enrollment; or POST /api/v3/agents/{id}/reenroll/) and run this installer again within 24 hours, or to delete the old agent" ;;
   *) die 1 "registration failed (the agent exited $rc; see above)" ;;
 esac
 say "registered as agent $AGENT_ID ($RMM_HOSTNAME)"
@@ -469,7 +469,7 @@ switch ($rc) {
   0 { }
   2 { Fail 2 'registration refused: the server knows no such deployment (unknown deployment); ask for a new installer' }
   3 { Fail 3 "registration refused: this installer's deployment was revoked, has expired or is used up (see above); ask for a new installer" }
-  5 { Fail 5 "registration refused: the hostname $RmmHostname is already enrolled by another device (see above); an operator deletes the old agent to free the name" }
+  5 { Fail 5 "registration refused: the hostname $RmmHostname is already enrolled by another device (see above). If this is a reinstall of that device, ask an operator to allow re-enrollment of the agent $RmmHostname (the console's agent page, Allow re-enrollment; or POST /api/v3/agents/{id}/reenroll/) and run this installer again within 24 hours, or to delete the old agent" }
   default { Fail 1 "registration failed (the agent exited $rc; see above)" }
 }
 Say "registered as agent $agentId ($RmmHostname)"
