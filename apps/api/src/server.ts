@@ -11,6 +11,7 @@ import { Clock } from './common/clock';
 import { FieldError, invalid } from './common/errors/domain-error';
 import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
 import { createLogger, NestPinoLogger, registerSecret, requestLineWriter } from './common/logging/logger';
+import { loggedPath } from './common/logging/logged-path';
 import { setupSwagger } from './openapi/swagger';
 import { AppConfig } from './config/app-config';
 import { RuntimeConfig } from './config/runtime-config';
@@ -179,7 +180,8 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
 
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   // Both hooks are callback-style (no promise per request) and do as little as they can: the request id
-  // header, and one log line per request (the path without its query string, cut without a split array).
+  // header, and one log line per request (the path without its query string and with a credential in it cut
+  // short: loggedPath).
   fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     done(null, payload);
@@ -188,9 +190,7 @@ async function buildApp(config: AppConfig, databaseUrl: string, logger: Logger, 
   const logRequest = requestLineWriter(logger);
   fastify.addHook('onResponse', (request, reply, done) => {
     if (logRequest) {
-      const url = request.url;
-      const q = url.indexOf('?');
-      logRequest({ reqId: String(request.id), method: request.method, path: q < 0 ? url : url.slice(0, q), status: reply.statusCode, ms: Math.round(reply.elapsedTime) });
+      logRequest({ reqId: String(request.id), method: request.method, path: loggedPath(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) });
     }
     done();
   });

@@ -112,6 +112,8 @@ export interface AppConfig {
   agentSigningKey?: string;
   /** At most this many agents updating themselves at once, across instances (docs/agent-binaries.md). */
   agentUpdateConcurrency: number;
+  /** RMM_QUEUE_MAX_PER_AGENT: at most this many runs queued for one agent (more: 429; docs/security.md, N6). */
+  queueMaxPerAgent: number;
   /** SMTP_URL: the server e-mail notifications are sent through (smtp:// or smtps://, credentials in the URL; a secret). */
   smtpUrl?: string;
   /** SMTP_FROM: the From of notification e-mails. Default: rmm@<PUBLIC_URL's host>. */
@@ -225,6 +227,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     sessionMaxHours: integer(env, 'RMM_SESSION_MAX_HOURS', 12, 1, 8_760),
     agentSigningKey: signingSeed(env, 'RMM_AGENT_SIGNING_KEY'),
     agentUpdateConcurrency: integer(env, 'RMM_AGENT_UPDATE_CONCURRENCY', 50, 1, 100_000),
+    queueMaxPerAgent: integer(env, 'RMM_QUEUE_MAX_PER_AGENT', 100, 1, 100_000),
     smtpUrl: smtpUrl(env, 'SMTP_URL'),
     smtpFrom: smtpFrom(env, 'SMTP_FROM', publicUrl),
     notifyAllowPrivate: boolean(env, 'RMM_NOTIFY_ALLOW_PRIVATE', false),

@@ -14,6 +14,7 @@ import { AgentsErrorCode } from '../rmm/fleet/agent-channel/agent-channel.errors
 import { DeploymentsErrorCode } from '../rmm/fleet/deployments/deployments.errors';
 import { AgentBinariesErrorCode } from '../rmm/fleet/agent-binaries/agent-binaries.errors';
 import { RegistrationErrorCode } from '../rmm/fleet/agent-registration/registration.errors';
+import { ScriptRunsErrorCode } from '../rmm/automation/script-runs/script-runs.errors';
 import { RMM_STATUS } from '../rmm/rmm-error.surface';
 import { CommonErrorCode, DomainError, invalid } from '../common/errors/domain-error';
 import { renderError } from '../common/errors/global-exception.filter';
@@ -87,6 +88,13 @@ function rmmSamples(path: string, method: string, status: number, bodyField: str
   }
   if (path === '/agent/v1/download/{target}' && status === 503) {
     return [{ summary: 'build failed', error: new DomainError(CommonErrorCode.Unavailable, 'the agent binary for darwin-arm64 could not be built on this server (its log says why)') }];
+  }
+  // runscript: the key's rate limit, and an agent whose queue is full (queue: true; docs/security.md, N6).
+  if (path === '/api/v3/agents/{agentId}/runscript' && status === 429) {
+    return [
+      { summary: CommonErrorCode.RateLimited, error: new DomainError(CommonErrorCode.RateLimited, 'rate limited') },
+      { summary: ScriptRunsErrorCode.QueueFull, error: new DomainError(ScriptRunsErrorCode.QueueFull, 'too many queued runs for this agent') },
+    ];
   }
   // The agent's routes answer with the registration's own codes first.
   const order = path.startsWith('/agent/') ? [...Object.values(RegistrationErrorCode), ...(Object.keys(RMM_STATUS) as Array<keyof typeof RMM_STATUS>)] : undefined;

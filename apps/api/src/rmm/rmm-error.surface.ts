@@ -36,6 +36,7 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [AgentsErrorCode.Refused]: 422,
   [AgentsErrorCode.InvalidAnswer]: 502,
   [ScriptRunsErrorCode.NotQueued]: 409,
+  [ScriptRunsErrorCode.QueueFull]: 429,
   [RegistrationErrorCode.UnknownDeployment]: 404,
   [RegistrationErrorCode.DeploymentRevoked]: 410,
   [RegistrationErrorCode.DeploymentExpired]: 410,

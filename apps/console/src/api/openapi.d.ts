@@ -329,7 +329,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List API keys (never their secrets). Scope: admin
+         * List API keys (never their secrets); a caller limited to some clients sees only keys limited within them. Scope: admin
          * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
          */
         get: operations["apiKeysList"];
@@ -352,11 +352,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One API key (never its secret); 404 for a key the caller does not manage. Scope: admin
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["apiKeysGet"];
         put?: never;
         post?: never;
         /**
-         * Revoke an API key (it answers 401 from now on). Scope: admin
+         * Revoke an API key (it answers 401 from now on); 404 for a key the caller does not manage. Scope: admin
          * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
          */
         delete: operations["apiKeysRevoke"];
@@ -5202,6 +5206,119 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    apiKeysGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -11947,17 +12064,12 @@ export interface operations {
                     "application/json": components["schemas"]["RmmErrorDto"];
                 };
             };
-            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            /** @description {detail: 'rate limited'}, with Retry-After: the key's rate limit. {detail: 'too many queued runs for this agent'}: queue: true for an agent not connected that already has RMM_QUEUE_MAX_PER_AGENT (100) runs, or 10 MiB of bodies and arguments, queued; nothing is queued */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "detail": "rate limited"
-                     *     }
-                     */
                     "application/json": components["schemas"]["RmmErrorDto"];
                 };
             };

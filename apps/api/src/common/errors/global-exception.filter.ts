@@ -3,6 +3,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { CommonErrorCode, DomainError, FieldError } from './domain-error';
+import { loggedPath } from '../logging/logged-path';
 import { defaultErrorSurface, ErrorSurface, NormalizedError, RenderedError } from './error-surfaces';
 
 /**
@@ -62,17 +63,17 @@ export function renderError(
     const status = surface.statusOf(normalized.code!);
     if (status === undefined) {
       // A code this surface has no row for: a programming error, answered as the surface's 500.
-      logger.error({ reqId, path, surface: surface.name, code: normalized.code }, 'error code without a status on this surface');
+      logger.error({ reqId, path: loggedPath(path), surface: surface.name, code: normalized.code }, 'error code without a status on this surface');
       Object.assign(normalized, { status: 500, source: 'fault' });
     } else {
       normalized.status = status;
     }
   }
   if (normalized.source === 'fault' || (normalized.status >= 500 && normalized.source !== 'domain')) {
-    logger.error({ reqId, path, err: describe(exception) }, 'request failed');
+    logger.error({ reqId, path: loggedPath(path), err: describe(exception) }, 'request failed');
   } else if (normalized.status >= 500) {
     // An expected refusal (an upstream said no, the pool is full): one line, no stack.
-    logger.warn({ reqId, path, code: normalized.code, status: normalized.status, message: normalized.message }, 'request refused');
+    logger.warn({ reqId, path: loggedPath(path), code: normalized.code, status: normalized.status, message: normalized.message }, 'request refused');
   }
   let rendered: RenderedError;
   try {

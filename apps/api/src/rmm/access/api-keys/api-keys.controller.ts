@@ -18,10 +18,10 @@ export class ApiKeysController {
 
   @Get()
   @RequireScope('admin')
-  @ApiOperation({ summary: 'List API keys (never their secrets). Scope: admin' })
+  @ApiOperation({ summary: 'List API keys (never their secrets); a caller limited to some clients sees only keys limited within them. Scope: admin' })
   @ApiOkResponse({ type: [ApiKeyDto] })
-  async list(@Query() q: PageQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ApiKeyDto[]> {
-    const [rows, total] = await this.keys.listPage(pageOf(q));
+  async list(@Query() q: PageQueryDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ApiKeyDto[]> {
+    const [rows, total] = await this.keys.listPage(pageOf(q), clientFilter(req.principal));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map(toApiKeyDto);
   }
@@ -36,13 +36,22 @@ export class ApiKeysController {
     return { ...toApiKeyDto(key), key: secret };
   }
 
+  @Get(':id')
+  @RequireScope('admin')
+  @ApiOperation({ summary: 'One API key (never its secret); 404 for a key the caller does not manage. Scope: admin' })
+  @ApiOkResponse({ type: ApiKeyDto })
+  @ApiResponse({ status: 404, type: RmmErrorDto })
+  async get(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<ApiKeyDto> {
+    return toApiKeyDto(await this.keys.get(id, clientFilter(req.principal)));
+  }
+
   @Delete(':id')
   @HttpCode(204)
   @RequireScope('admin')
-  @ApiOperation({ summary: 'Revoke an API key (it answers 401 from now on). Scope: admin' })
+  @ApiOperation({ summary: 'Revoke an API key (it answers 401 from now on); 404 for a key the caller does not manage. Scope: admin' })
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, type: RmmErrorDto })
-  async revoke(@Param('id', ParseIdPipe) id: number): Promise<void> {
-    await this.keys.revoke(id);
+  async revoke(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<void> {
+    await this.keys.revoke(id, clientFilter(req.principal));
   }
 }

@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { TransactionHost } from '../../../database/transaction-host';
 import { ApiKeyEntity, ApiKeyScope } from '@app/entities';
+import { ClientScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
+
+/**
+ * The keys a caller with these clients manages: every key when unlimited; else only keys limited within its
+ * clients (`clients <@ $n`), never an unlimited key (null clients). Keyed by the parameter's number.
+ */
+const managedBy = (alias: string, param: string): string => `(${param}::int[] IS NULL OR (${alias}.clients IS NOT NULL AND ${alias}.clients <@ ${param}::int[]))`;
 
 @Injectable()
 export class ApiKeysRepository {
@@ -23,12 +30,21 @@ export class ApiKeysRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  list(page: Page): Promise<[ApiKeyEntity[], number]> {
-    return this.repo.findAndCount({ order: { id: 'ASC' }, skip: page.offset, take: page.limit });
+  /** One page of the keys the caller manages (by id), and how many it manages. */
+  list(page: Page, managers: ClientScope): Promise<[ApiKeyEntity[], number]> {
+    const q = this.repo.createQueryBuilder('k').orderBy('k.id', 'ASC').skip(page.offset).take(page.limit);
+    if (managers !== null) q.where(managedBy('k', ':managers'), { managers: [...managers] });
+    return q.getManyAndCount();
   }
 
   findById(id: number): Promise<ApiKeyEntity | null> {
     return this.repo.findOneBy({ id });
+  }
+
+  /** The key, if the caller with these clients manages it (see managedBy). */
+  async findManaged(id: number, managers: ClientScope): Promise<ApiKeyEntity | null> {
+    const key = await this.findById(id);
+    return key && manages(managers, key) ? key : null;
   }
 
   findByHash(secretHash: string): Promise<ApiKeyEntity | null> {
@@ -39,9 +55,18 @@ export class ApiKeysRepository {
     return this.repo.findBy({ prefix });
   }
 
-  /** Revokes the key and announces it to every server's key cache (LISTEN rmm_apikey_revoked, api-key-revocations.ts). */
-  async revoke(id: number, at: Date): Promise<ApiKeyEntity | null> {
-    await this.repo.update({ id, revokedAt: IsNull() }, { revokedAt: at });
+  /**
+   * Revokes the key if the caller with these clients manages it (one statement decides: a key another caller
+   * does not manage is never touched), announces it to every server's key cache (LISTEN rmm_apikey_revoked,
+   * api-key-revocations.ts) and returns it; null when there is no such key for this caller.
+   */
+  async revoke(id: number, at: Date, managers: ClientScope): Promise<ApiKeyEntity | null> {
+    const scope = managers === null ? null : [...managers];
+    const rows = await this.tx.rows<{ id: number }>(
+      `UPDATE api_keys k SET revoked_at = COALESCE(k.revoked_at, $2) WHERE k.id = $1 AND ${managedBy('k', '$3')} RETURNING k.id`,
+      [id, at, scope],
+    );
+    if (rows.length === 0) return null;
     await this.tx.exec(`SELECT pg_notify('rmm_apikey_revoked', $1::text)`, [String(id)]);
     return this.findById(id);
   }
@@ -62,4 +87,9 @@ export class ApiKeysRepository {
       [ids, times],
     );
   }
+}
+
+/** Whether a caller with these clients manages this key (as managedBy says in SQL). */
+export function manages(managers: ClientScope, key: Pick<ApiKeyEntity, 'clients'>): boolean {
+  return managers === null || (key.clients !== null && key.clients.every((c) => managers.includes(c)));
 }

@@ -77,18 +77,30 @@ export class ApiKeysService {
     return ids;
   }
 
-  /** Every key, by id. */
+  /** Every key, by id (the CLI: every client). */
   async list(): Promise<ApiKeyEntity[]> {
-    return (await this.keys.list({ offset: 0 }))[0];
+    return (await this.keys.list({ offset: 0 }, EVERY_CLIENT))[0];
   }
 
-  /** One page of keys (by id), and the number of keys. */
-  listPage(page: Page): Promise<[ApiKeyEntity[], number]> {
-    return this.keys.list(page);
+  /**
+   * One page of the keys the caller manages (by id), and their number. A caller limited to some clients
+   * manages only keys limited within them; an unlimited key, or one with another client, does not exist for it
+   * (as operators: OperatorsService), so a limited admin cannot revoke, or learn of, a wider key.
+   */
+  listPage(page: Page, managers: ClientScope = EVERY_CLIENT): Promise<[ApiKeyEntity[], number]> {
+    return this.keys.list(page, managers);
   }
 
-  async revoke(id: number): Promise<ApiKeyEntity> {
-    const key = await this.keys.revoke(id, this.clock.now());
+  /** One key the caller manages; 404 otherwise. */
+  async get(id: number, managers: ClientScope = EVERY_CLIENT): Promise<ApiKeyEntity> {
+    const key = await this.keys.findManaged(id, managers);
+    if (!key) throw notFound();
+    return key;
+  }
+
+  /** Revokes a key the caller manages (404 otherwise, nothing changed); it answers 401 from now on. */
+  async revoke(id: number, managers: ClientScope = EVERY_CLIENT): Promise<ApiKeyEntity> {
+    const key = await this.keys.revoke(id, this.clock.now(), managers);
     if (!key) throw notFound();
     this.cache.forget(key.id); // at once here; other instances on the event
     this.events.emit('apikey.revoked', { keyId: key.id });

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../../../common/clock';
+import { loggedPath } from '../../../common/logging/logged-path';
 import { PlatformCallers } from '../../../platform/auth/platform-caller';
 import { hashApiKey } from '../../common/api-key-secret';
 import type { AuthedRequest, SignInAttempt } from '../../common/principal';
@@ -48,7 +49,7 @@ export class AuditHttpRecorder implements OnModuleInit {
       this.record(request, reply).then(
         () => done(),
         (err: unknown) => {
-          this.logger.error(`audit of ${request.method} ${request.url.split('?')[0]} failed: ${(err as Error).message}`);
+          this.logger.error(`audit of ${request.method} ${loggedPath(request.url)} failed: ${(err as Error).message}`);
           done();
         },
       );

@@ -40,6 +40,12 @@ export class AgentRunsController {
     description:
       "{detail: 'agent disconnected'}: the agent went before it answered; the run is interrupted. {detail: 'agent sent an invalid answer'}: its answer is not one the protocol allows; the run is failed, its error saying what was wrong",
   })
+  @ApiResponse({
+    status: 429,
+    type: RmmErrorDto,
+    description:
+      "{detail: 'rate limited'}, with Retry-After: the key's rate limit. {detail: 'too many queued runs for this agent'}: queue: true for an agent not connected that already has RMM_QUEUE_MAX_PER_AGENT (100) runs, or 10 MiB of bodies and arguments, queued; nothing is queued",
+  })
   @ApiResponse({ status: 504, type: RmmErrorDto, description: '{detail: "agent did not answer within N s"}: no answer by the time-out + 5 s; the run is timed_out' })
   async runScript(
     @Param('agentId', ParseIdPipe) id: number,

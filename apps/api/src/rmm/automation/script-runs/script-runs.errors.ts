@@ -2,4 +2,6 @@
 export enum ScriptRunsErrorCode {
   /** Only a queued run can be cancelled: this one has started, or ended. */
   NotQueued = 'run_not_queued',
+  /** The agent has RMM_QUEUE_MAX_PER_AGENT runs, or QUEUE_MAX_BYTES_PER_AGENT of bodies, queued already. */
+  QueueFull = 'run_queue_full',
 }

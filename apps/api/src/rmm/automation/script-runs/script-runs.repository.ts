@@ -21,6 +21,13 @@ export interface NewQueuedRun extends NewRun {
   expiresAt: Date;
 }
 
+/** What a queued run weighs against its agent's bound: its body and arguments, in UTF-8 bytes, as they are sent. */
+export function queuedRunBytes(run: Pick<NewQueuedRun, 'body' | 'args'>): number {
+  let bytes = Buffer.byteLength(run.body, 'utf8');
+  for (const a of run.args) bytes += Buffer.byteLength(a, 'utf8');
+  return bytes;
+}
+
 /** The key of the per-agent advisory lock the queue's claims take (pg_advisory_xact_lock(QUEUE_LOCK, agent_id)). */
 const QUEUE_LOCK = 0x52514555; // 'RQEU'
 
@@ -56,9 +63,24 @@ export class ScriptRunsRepository {
     return this.runs.save(this.runs.create({ ...run, status: 'running', startedAt }));
   }
 
-  /** A run that waits for its agent (status queued, not started). */
-  insertQueued(run: NewQueuedRun): Promise<ScriptRunEntity> {
-    return this.runs.save(this.runs.create({ ...run, status: 'queued', startedAt: null }));
+  /**
+   * A run that waits for its agent (status queued, not started), unless the agent's queue is full: `limits.runs`
+   * runs queued, or `limits.bytes` of bodies and arguments with this one (queuedRunBytes). Counted and inserted
+   * in one transaction under the agent's queue lock (the claims' lock), so requests at once cannot pass the bound
+   * together: null when full, nothing written.
+   */
+  insertQueued(run: NewQueuedRun, limits: { runs: number; bytes: number }): Promise<ScriptRunEntity | null> {
+    return this.tx.run(async () => {
+      await this.tx.rows(`SELECT pg_advisory_xact_lock($1, $2)`, [QUEUE_LOCK, run.agentId]);
+      const [queued] = await this.tx.rows<{ runs: number; bytes: string }>(
+        `SELECT count(*)::int AS runs,
+                COALESCE(sum(octet_length(COALESCE(body, '')) + (SELECT COALESCE(sum(octet_length(a)), 0) FROM jsonb_array_elements_text(args) a)), 0)::bigint AS bytes
+           FROM script_runs WHERE agent_id = $1 AND status = 'queued'`,
+        [run.agentId],
+      );
+      if (queued.runs + 1 > limits.runs || Number(queued.bytes) + queuedRunBytes(run) > limits.bytes) return null;
+      return this.runs.save(this.runs.create({ ...run, status: 'queued', startedAt: null }));
+    });
   }
 
   /**

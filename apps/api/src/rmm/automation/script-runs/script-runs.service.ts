@@ -5,6 +5,7 @@ import { clientFilter, Principal } from '../../common/principal';
 import { Clock } from '../../../common/clock';
 import { DomainError, fieldInvalid, notFound } from '../../../common/errors/domain-error';
 import { Jobs } from '../../../common/jobs/jobs';
+import { RuntimeConfig } from '../../../config/runtime-config';
 import { pgText } from '../../../common/values';
 import { AgentChannel, AgentCommands } from '../../fleet/agent-channel/agent-channel';
 import { AgentsErrorCode } from '../../fleet/agent-channel/agent-channel.errors';
@@ -14,13 +15,18 @@ import { AgentsService } from '../../fleet/agents/agents.service';
 import { ScriptsService } from '../scripts/scripts.service';
 import { QUEUE_EXPIRES_IN_DEFAULT, RunScriptDto, ScriptRunAcceptedDto, ScriptRunResultDto } from './script-runs.dto';
 import { ScriptRunsErrorCode } from './script-runs.errors';
-import { RunFilter, RunOutcome, ScriptRunsRepository } from './script-runs.repository';
+import { NewQueuedRun, RunFilter, RunOutcome, ScriptRunsRepository } from './script-runs.repository';
 
 /** stdout and stderr are kept up to this many characters each (the rest is cut, and the run says so). */
 export const RUN_OUTPUT_CAP = 64 * 1024;
 /** Seconds the server waits past a script's time-out for the agent's answer (the agent kills it at the time-out). */
 export const ANSWER_GRACE_SECONDS = 5;
 const STALE_SWEEP_MS = 60_000;
+/**
+ * The most one agent's queued runs may hold, bodies and arguments together (UTF-8 bytes, as they are sent): an
+ * agent that never comes back cannot make its queue grow the database without bound (N6), whatever the count.
+ */
+export const QUEUE_MAX_BYTES_PER_AGENT = 10 * 1024 * 1024;
 
 type Answer = AgentCommands['script.run']['out'];
 
@@ -53,6 +59,7 @@ export class ScriptRunsService {
     private readonly events: RmmEvents,
     private readonly agents: AgentsService,
     private readonly scripts: ScriptsService,
+    private readonly config: RuntimeConfig,
     jobs: Jobs,
   ) {
     // At start and every minute, once across the cluster (one UPDATE over every run): runs left open by a server
@@ -132,7 +139,8 @@ export class ScriptRunsService {
 
   /**
    * Stores a run that waits for its agent (queued; the script's body as it is now; expiring `expiresInSeconds`
-   * from now) and announces it (script.queued). Every instance hears the event, and the one holding the agent's
+   * from now) and announces it (script.queued). 429 "too many queued runs for this agent" when the agent already
+   * has RMM_QUEUE_MAX_PER_AGENT runs, or QUEUE_MAX_BYTES_PER_AGENT with this one, waiting (nothing written). Every instance hears the event, and the one holding the agent's
    * connection, if one does by now, sends it (RunQueue); otherwise the agent's next connect does.
    */
   async enqueue(
@@ -141,7 +149,7 @@ export class ScriptRunsService {
     ask: { args?: string[]; timeoutSeconds?: number; expiresInSeconds?: number; requestedByKeyId: number | null },
   ): Promise<ScriptRunEntity> {
     const expiresAt = new Date(this.clock.now().getTime() + (ask.expiresInSeconds ?? QUEUE_EXPIRES_IN_DEFAULT) * 1000);
-    const run = await this.repo.insertQueued({
+    const queued: NewQueuedRun = {
       agentId,
       scriptId: script.id,
       scriptName: script.name,
@@ -152,7 +160,9 @@ export class ScriptRunsService {
       requestedByKeyId: ask.requestedByKeyId,
       body: script.body,
       expiresAt,
-    });
+    };
+    const run = await this.repo.insertQueued(queued, { runs: this.config.queueMaxPerAgent, bytes: QUEUE_MAX_BYTES_PER_AGENT });
+    if (!run) throw new DomainError(ScriptRunsErrorCode.QueueFull, 'too many queued runs for this agent');
     this.events.emit('script.queued', { agentId, runId: run.id, script: script.id, expiresAt: expiresAt.toISOString() });
     return run;
   }

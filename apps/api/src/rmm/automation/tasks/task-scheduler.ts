@@ -1,11 +1,13 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../../../common/clock';
+import { DomainError } from '../../../common/errors/domain-error';
 import { Job, Jobs } from '../../../common/jobs/jobs';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { TransactionHost } from '../../../database/transaction-host';
 import { AlertsService } from '../../alerting/alerts/alerts.service';
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { NotificationOutbox } from '../../alerting/notifications/notification-outbox';
+import { ScriptRunsErrorCode } from '../script-runs/script-runs.errors';
 import { RUN_OUTPUT_CAP, ScriptRunsService } from '../script-runs/script-runs.service';
 import { AgentReconnection } from './agent-reconnection';
 import { nextAfterClaim } from './schedule';
@@ -149,11 +151,17 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
       // queue_if_offline: the run waits in the agent's queue; followQueued ends it with that run's outcome. The queued
       // script run and the task run pointing at it are written together (and announced, script.queued then task.run,
       // once both are there): never a queued script run that its task run does not know, nor the reverse.
-      await this.tx.run(async () => {
-        const queued = await this.scriptRuns.enqueue(run.agentId, script, { requestedByKeyId: null });
-        await this.repo.markQueued(run.runId, queued.id);
-        this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'queued', retcode: null });
-      });
+      try {
+        await this.tx.run(async () => {
+          const queued = await this.scriptRuns.enqueue(run.agentId, script, { requestedByKeyId: null });
+          await this.repo.markQueued(run.runId, queued.id);
+          this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'queued', retcode: null });
+        });
+      } catch (err) {
+        // The agent's queue is at its bound (RMM_QUEUE_MAX_PER_AGENT, or its bytes): the run is not queued.
+        if (!(err instanceof DomainError && err.code === ScriptRunsErrorCode.QueueFull)) throw err;
+        await this.finish(run, this.outcome('agent_offline'), `the agent was not connected at ${run.dueAt.toISOString()} and has too many queued runs`);
+      }
       return;
     }
     if (!result.sent) {
