@@ -138,3 +138,4 @@ describe('agent self-update, pure parts', () => {
     expect(serviceDefinitions('freebsd', false, user)).toEqual([]);
   });
 });
+
