@@ -180,6 +180,9 @@ describe('the single-file agent, installed, updated and rolled back (real proces
     } finally {
       events.ws.terminate();
     }
+    // agent.updated comes from the new version on trial; the installed one (after the swap and a restart) connects again
+    const installed = (): string => (agentLog.includes(`${v1} connected on trial and is installed`) ? agentLog.slice(agentLog.indexOf(`${v1} connected on trial and is installed`)) : '');
+    await until(`the new version installed and online\n${agentLog}`, async () => /\d+ online; heartbeat/.test(installed()) && (await agentRow()).status === 'online', 60_000);
     expect(await agentRow()).toMatchObject({ version: v1, status: 'online' });
     expect(spawnSync(join(prefix, 'bin', 'rmm-agent'), ['--version'], { encoding: 'utf8' }).stdout.trim()).toBe(v1);
     expect(spawnSync(join(prefix, 'bin', 'rmm-agent.previous'), ['--version'], { encoding: 'utf8' }).stdout.trim()).toBe(VERSION);
