@@ -138,4 +138,3 @@ describe('agent self-update, pure parts', () => {
     expect(serviceDefinitions('freebsd', false, user)).toEqual([]);
   });
 });
-

@@ -316,7 +316,7 @@ export interface UpdaterOptions {
   platform?: NodeJS.Platform;
 }
 
-/** The update procedure (steps 1–6 of the contract, in apps/agent/README.md "Self-update"). One per `run` process. */
+/** The update procedure (steps 1–5 of the contract, in apps/agent/README.md "Self-update"). One per `run` process. */
 export class Updater {
   private busy = false;
   /** An update begun by an agent before the supervised trial (update.json with a deadline): this process confirms it. */
@@ -337,7 +337,7 @@ export class Updater {
     return this.o.target !== null && this.o.key ? this.o.target : undefined;
   }
 
-  /** At `run` start: what update.json says (step 6). A version on trial leaves every file to its supervisor. */
+  /** At `run` start: what update.json says. A version on trial leaves every file to its supervisor. */
   start(): void {
     if (this.o.trial) return;
     try {
@@ -396,7 +396,7 @@ export class Updater {
   }
 
   /**
-   * update.available (steps 1–6). Never throws: a failure is told to the server and the agent keeps running
+   * update.available (steps 1–5). Never throws: a failure is told to the server and the agent keeps running
    * (connected again after a trial that failed).
    */
   async offer(msg: UpdateAvailableMessage, send: Send): Promise<void> {
@@ -443,7 +443,7 @@ export class Updater {
     this.fail(msg.version, failureText(error));
   }
 
-  /** Step 5: this process disconnects, starts the new version and waits for it to connect (or not). */
+  /** Step 3: this process disconnects, starts the new version and waits for it to connect (or not). */
   private async trial(version: string): Promise<TrialResult> {
     const seconds = deadlineSeconds(this.o.env);
     this.o.log(`${version} downloaded and checked: disconnecting while it runs on trial (${seconds} s to connect)`);
@@ -495,7 +495,7 @@ export class Updater {
     if (!send(message)) this.unsent = message;
   }
 
-  /** Step 6, once the trial connected: previous ← running, running ← staged; undone if the second fails. */
+  /** Step 4, once the trial connected: previous ← running, running ← staged; undone if the second fails. */
   private swap(): void {
     const { running, staged, previous } = this.paths;
     renameSync(running, previous);
