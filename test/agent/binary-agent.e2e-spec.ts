@@ -180,6 +180,9 @@ describe('the single-file agent, installed, updated and rolled back (real proces
     } finally {
       events.ws.terminate();
     }
+    // agent.updated comes from the new version on trial; the installed one (after the swap and a restart) connects again
+    const installed = (): string => (agentLog.includes(`${v1} connected on trial and is installed`) ? agentLog.slice(agentLog.indexOf(`${v1} connected on trial and is installed`)) : '');
+    await until(`the new version installed and online\n${agentLog}`, async () => /\d+ online; heartbeat/.test(installed()) && (await agentRow()).status === 'online', 60_000);
     expect(await agentRow()).toMatchObject({ version: v1, status: 'online' });
     expect(spawnSync(join(prefix, 'bin', 'rmm-agent'), ['--version'], { encoding: 'utf8' }).stdout.trim()).toBe(v1);
     expect(spawnSync(join(prefix, 'bin', 'rmm-agent.previous'), ['--version'], { encoding: 'utf8' }).stdout.trim()).toBe(VERSION);
@@ -239,5 +242,36 @@ describe('the single-file agent, installed, updated and rolled back (real proces
     expect(await agentRow()).toMatchObject({ version: v1 });
     expect(spawnSync(join(prefix, 'bin', 'rmm-agent'), ['--version'], { encoding: 'utf8' }).stdout.trim()).toBe(v1);
     expect((await t!.http.get('/api/v3/agents/updates/').set(admin)).body.recent_failures[0]).toMatchObject({ agent_id: agentId, version: v3 });
+  }, 360_000);
+
+  it('U1: a new "binary" that prints its version and sleeps is rolled back within the deadline plus the reconnect: the previous version online, the update failed with the reason', async () => {
+    const v1 = next(1);
+    const v4 = next(4);
+    // what a broken build looks like to the agent: the right version to --version, then nothing (no start-up code)
+    const dir = mkdtempSync(join(work, `bin-${v4}-fake-`));
+    const fake = Buffer.from(`#!/bin/sh\nif [ "$1" = --version ]; then echo ${v4}; exit 0; fi\nexec sleep 600\n`);
+    writeFileSync(join(dir, 'rmm-agent-linux-amd64'), fake, { mode: 0o755 });
+    const sha256 = createHash('sha256').update(fake).digest('hex');
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: v4, targets: { 'linux-amd64': { file: 'rmm-agent-linux-amd64', size: fake.length, sha256 } } }));
+    await serve(v4, dir);
+    const events = await Subscriber.connect(`${t!.url.replace(/^http/, 'ws')}/rmm/${agentId}/`, { headers: admin });
+    let offeredAt: number;
+    try {
+      expect(await events.next('agent.updating', 120_000)).toMatchObject({ data: { to_version: v4 } });
+      offeredAt = Date.now();
+      const failed = await events.next('agent.update_failed', 120_000);
+      expect(failed.data).toEqual({ version: v4, error: `${v4} did not connect within 15 s` });
+    } finally {
+      events.ws.terminate();
+    }
+    await until('the previous version online again', async () => (await agentRow()).status === 'online', 30_000);
+    // the issue's bound: 120 s (15 s here, RMM_AGENT_UPDATE_DEADLINE_SECONDS) plus the time to reconnect
+    expect(Date.now() - offeredAt!).toBeLessThan(15_000 + 30_000);
+    expect(await agentRow()).toMatchObject({ version: v1 });
+    expect(spawnSync(join(prefix, 'bin', 'rmm-agent'), ['--version'], { encoding: 'utf8' }).stdout.trim()).toBe(v1);
+    expect(existsSync(join(prefix, 'bin', 'rmm-agent.download'))).toBe(false);
+    const updates = (await t!.http.get('/api/v3/agents/updates/').set(admin)).body;
+    expect(updates.updates).toMatchObject({ failed: 1, running: 0 });
+    expect(updates.recent_failures[0]).toMatchObject({ agent_id: agentId, version: v4, error: `${v4} did not connect within 15 s` });
   }, 360_000);
 });

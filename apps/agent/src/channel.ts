@@ -67,6 +67,8 @@ export function openSocket(state: AgentState): WebSocket {
 export class AgentChannel {
   private ws?: WebSocket;
   private stopped = false;
+  /** pause(): no connection and no reconnect until resume() (a new version is on trial with the same credentials). */
+  private paused = false;
   private retryTimer?: NodeJS.Timeout;
   private finish!: (code: number) => void;
   readonly done = new Promise<number>((resolve) => (this.finish = resolve));
@@ -96,8 +98,39 @@ export class AgentChannel {
     this.finish(code);
   }
 
+  /**
+   * Closes the connection (1000) and stays disconnected until resume(): the server keeps one connection per agent
+   * and would close this one as replaced (4000) once a new version on trial connects with the same credentials.
+   * Resolves when the socket is closed (at most 5 s).
+   */
+  pause(): Promise<void> {
+    this.paused = true;
+    clearTimeout(this.retryTimer);
+    const ws = this.ws;
+    if (!ws || ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        ws.terminate();
+        resolve();
+      }, 5_000);
+      ws.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      if (ws.readyState === WebSocket.OPEN) ws.close(1000, 'agent updating');
+      else ws.terminate();
+    });
+  }
+
+  /** Connects again after pause(). */
+  resume(): void {
+    if (!this.paused || this.stopped) return;
+    this.paused = false;
+    this.connect(0);
+  }
+
   private connect(attempt: number, afterShutdown = false): void {
-    if (this.stopped) return;
+    if (this.stopped || this.paused) return;
     const ws = openSocket(this.state);
     this.ws = ws;
     let heartbeat: NodeJS.Timeout | undefined;
@@ -162,7 +195,7 @@ export class AgentChannel {
       clearInterval(heartbeat);
       clearTimeout(silence);
       if (this.ws === ws) this.handlers.disconnected();
-      if (this.stopped) return;
+      if (this.stopped || this.paused) return;
       const why = reason.toString();
       if (code === CLOSE_CODES.replaced) {
         this.log(`closed by the server (4000 ${why}): another process of this agent took over; stopping`);

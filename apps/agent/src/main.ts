@@ -8,7 +8,7 @@ import { parseRegistered } from './inbound';
 import { AGENT_TARGET, AGENT_VERSION } from './protocol';
 import { AgentState, DEFAULT_PREFIX, parseUpdateKey, prefixOf, readState, writeState } from './state';
 import { uninstall } from './uninstall';
-import { EXIT_RESTART, respawn, Updater } from './update';
+import { EXIT_RESTART, respawn, TRIAL_CONNECTED, TRIAL_ENV, Updater } from './update';
 
 const USAGE = `rmm-agent ${AGENT_VERSION}${AGENT_TARGET ? ` (${AGENT_TARGET})` : ''}
 usage:
@@ -41,8 +41,11 @@ class Failure extends Error {
   }
 }
 
+/** A new version on trial, started by the running one (update.ts, startTrial): its lines say so. */
+const TRIAL = process.env[TRIAL_ENV] === '1';
+
 function log(line: string): void {
-  process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  process.stderr.write(`${new Date().toISOString()} ${TRIAL ? `[trial of ${AGENT_VERSION}] ` : ''}${line}\n`);
 }
 
 /** Options that take no value (present: 'true'). */
@@ -183,10 +186,11 @@ async function run(options: Record<string, string>): Promise<number> {
   const dir = prefix(options);
   const service = options.service === 'true';
   const state = readState(dir);
-  const pidFile = join(dir, RUN_PID);
-  writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  // A version on trial is not the agent's process yet: the pid files keep naming the one supervising it.
+  const pidFile = TRIAL ? undefined : join(dir, RUN_PID);
+  if (pidFile) writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
   // A background agent (`start`) keeps agent.pid naming it, also once a self-update has started a new process.
-  const agentPidFile = process.env[BACKGROUND_ENV] === '1' ? join(dir, AGENT_PID) : undefined;
+  const agentPidFile = process.env[BACKGROUND_ENV] === '1' && !TRIAL ? join(dir, AGENT_PID) : undefined;
   if (agentPidFile) writeFileSync(agentPidFile, `${process.pid}\n`, { mode: 0o600 });
   let respawnAtExit = false;
   const updater = new Updater({
@@ -202,6 +206,10 @@ async function run(options: Record<string, string>): Promise<number> {
       respawnAtExit = !service;
       channel.stop(service ? EXIT_RESTART : EXIT_STOPPED);
     },
+    pause: () => channel.pause(),
+    resume: () => channel.resume(),
+    trial: TRIAL,
+    onTrialConnected: () => process.stdout.write(`${TRIAL_CONNECTED} ${AGENT_VERSION}\n`),
   });
   const channel: AgentChannel = new AgentChannel(state, log, {
     updateTarget: updater.updateTarget,
@@ -221,8 +229,23 @@ async function run(options: Record<string, string>): Promise<number> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  if (TRIAL) {
+    // The supervising version closes this pipe to end the trial, and so does its exit: a trial never outlives it.
+    process.stdout.on('error', () => undefined);
+    process.stdin.on('error', () => undefined);
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      onSignal('the version that started this trial closed its pipe');
+    };
+    process.stdin.once('end', end);
+    process.stdin.once('close', end);
+    process.stdin.resume();
+  }
   log(`rmm-agent ${AGENT_VERSION}: agent ${state.agent_id}, server ${state.server}`);
   const code = await channel.start();
+  updater.stop();
   for (const file of [pidFile, agentPidFile]) {
     if (file && existsSync(file) && readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file, { force: true });
   }

@@ -10,6 +10,9 @@ import {
   MAX_DOWNLOAD_BYTES,
   resolveDownloadUrl,
   startupAction,
+  TRIAL_CONNECTED,
+  TRIAL_ENV,
+  Updater,
   updateSignedText,
   verifyUpdateSignature,
 } from './update';
@@ -136,5 +139,33 @@ describe('agent self-update, pure parts', () => {
     expect(commands('win32', false)[0]).toEqual(['query rmm-agent', ['stop rmm-agent', 'delete rmm-agent'], undefined]);
     expect(commands('win32', true)[0]).toEqual(['query rmm-agent', ['delete rmm-agent'], undefined]);
     expect(serviceDefinitions('freebsd', false, user)).toEqual([]);
+  });
+
+  it('U1: a process on trial (the new version, supervised) tells its supervisor once, at its first hello, and takes no offer', async () => {
+    expect([TRIAL_ENV, TRIAL_CONNECTED]).toEqual(['RMM_AGENT_UPDATE_TRIAL', 'rmm-agent-trial: connected']);
+    const told: string[] = [];
+    const lines: string[] = [];
+    const updater = new Updater({
+      prefix: '/nonexistent/prefix',
+      server: 'http://127.0.0.1:1',
+      key: raw,
+      version: '0.1.1',
+      target: 'linux-amd64',
+      execPath: '/nonexistent/prefix/bin/rmm-agent.download',
+      log: (l) => lines.push(l),
+      restart: () => told.push('restart'),
+      pause: async () => void told.push('pause'),
+      resume: () => told.push('resume'),
+      trial: true,
+      onTrialConnected: () => told.push('connected'),
+    });
+    const sent: unknown[] = [];
+    const send = (m: unknown): boolean => sent.push(m) > 0;
+    updater.onHello(send);
+    updater.onHello(send); // a reconnect of the trial: said once
+    await updater.offer({ type: 'update.available', version: '0.1.2', target: 'linux-amd64', url: '/x', sha256: SHA, size: 1, signature: signed('linux-amd64', '0.1.2', SHA) }, send);
+    expect(told).toEqual(['connected']);
+    expect(sent).toEqual([]);
+    expect(lines).toContain('ignored update.available: this process is a new version on trial');
   });
 });

@@ -1,8 +1,9 @@
 // Self-update of a single-file binary (docs/agent-protocol.md, "Self-update"; apps/agent/README.md): verify the
-// server's signed offer, download and check the new binary, swap it in beside the running one, restart, and
-// roll back when the new version does not connect in time. Only binaries (a build target) that hold an update
-// key (state.json `update_key`) update themselves; the Node.js bundle never does.
-import { execFile, spawn } from 'node:child_process';
+// server's signed offer, download and check the new binary, run it on trial beside the running one (which
+// supervises it, disconnected), and swap it in only once it has connected to the server; a trial that does not
+// connect in time, or exits, is killed and the running version reconnects and reports why. Only binaries (a
+// build target) that hold an update key (state.json `update_key`) update themselves; the Node.js bundle never does.
+import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -17,6 +18,12 @@ export const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 export const VERSION_CHECK_TIMEOUT_MS = 15_000;
 /** How long a new version has to reach the server (its first `hello`) before the previous one is restored. */
 export const DEFAULT_DEADLINE_SECONDS = 120;
+/** Set (`1`) in the environment of a new version started on trial by the running one. */
+export const TRIAL_ENV = 'RMM_AGENT_UPDATE_TRIAL';
+/** The line a version on trial writes on its stdout once the server has greeted it (then its version). */
+export const TRIAL_CONNECTED = 'rmm-agent-trial: connected';
+/** How long a trial has to end after it is told to (stdin closed, or SIGTERM) before it is killed. */
+export const TRIAL_STOP_MS = 10_000;
 
 /** DER of an Ed25519 SubjectPublicKeyInfo up to the key: these 12 bytes then the raw 32-byte key. */
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -219,6 +226,68 @@ export function respawn(execPath: string, args: string[]): void {
   child.unref();
 }
 
+/** How a trial ended: the new version connected, or why not (the text update.failed carries). */
+export type TrialResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * Starts `binary run --prefix PREFIX` as a version on trial: TRIAL_ENV set, stdin and stdout pipes to this
+ * process (its stderr on ours). It connects with the agent's credentials and, once greeted, writes
+ * `TRIAL_CONNECTED <version>` on its stdout; it stops when its stdin closes, so it never outlives the process
+ * that supervises it.
+ */
+export function startTrial(binary: string, prefix: string, env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  return spawn(binary, ['run', '--prefix', prefix], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...env, [TRIAL_ENV]: '1' }, windowsHide: true });
+}
+
+/**
+ * Supervises a version on trial (startTrial): resolves ok once it says it connected as `version`, or with the
+ * reason it did not: it exited first, could not be started, or said nothing within `deadlineMs`. Either way the
+ * child is gone when this resolves (told to stop by closing its stdin, killed after `stopMs`): two processes
+ * of one agent never hold the channel at once.
+ */
+export function superviseTrial(child: ChildProcess, version: string, deadlineMs: number, stopMs = TRIAL_STOP_MS): Promise<TrialResult> {
+  return new Promise((resolve) => {
+    let outcome: TrialResult | undefined;
+    let exited = child.exitCode !== null || child.signalCode !== null;
+    let buffered = '';
+    const finish = (result: TrialResult): void => {
+      if (outcome) return;
+      outcome = result;
+      clearTimeout(deadline);
+      if (exited) return resolve(result);
+      // Stop it: its stdin closed is "stop" (a trial that connected leaves the channel cleanly), then SIGKILL.
+      child.stdin?.end();
+      if (!result.ok) child.kill('SIGTERM');
+      const kill = setTimeout(() => child.kill('SIGKILL'), result.ok ? stopMs : Math.min(stopMs, 2_000));
+      // Past a SIGKILL a process is gone; a bound all the same, so that a stuck kill cannot hold this one for good.
+      const giveUp = setTimeout(() => resolve(result), stopMs * 2);
+      child.once('exit', () => {
+        clearTimeout(kill);
+        clearTimeout(giveUp);
+        resolve(result);
+      });
+    };
+    const deadline = setTimeout(() => finish({ ok: false, error: `${version} did not connect within ${Math.round(deadlineMs / 1000)} s` }), deadlineMs);
+    child.stdin?.on('error', () => undefined); // (EPIPE: it is gone already; 'exit' says how)
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      buffered = (buffered + chunk).slice(-4096);
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      if (lines.some((l) => l.trim() === `${TRIAL_CONNECTED} ${version}`)) finish({ ok: true });
+    });
+    child.once('error', (err) => {
+      exited = child.pid === undefined || exited; // (a spawn that failed has no process to wait for)
+      finish({ ok: false, error: `${version} could not be started: ${err.message}` });
+    });
+    child.once('exit', (code, signal) => {
+      exited = true;
+      const how = code !== null ? `exited with code ${code}` : `was ended by ${signal ?? 'a signal'}`;
+      finish({ ok: false, error: `${version} ${how} before connecting` });
+    });
+  });
+}
+
 export type Send = (message: AgentMessage) => boolean;
 
 export interface UpdaterOptions {
@@ -233,14 +302,28 @@ export interface UpdaterOptions {
   log: (line: string) => void;
   /** Stop the channel and start this binary again (run --service: exit 10; otherwise respawn and exit 0). */
   restart: () => void;
+  /** Close the channel and keep it closed while a new version is on trial (AgentChannel.pause). */
+  pause: () => Promise<void>;
+  /** Connect again after a trial that failed (AgentChannel.resume). */
+  resume: () => void;
+  /** This process is a new version on trial (TRIAL_ENV): it touches no file and takes no offer. */
+  trial?: boolean;
+  /** A version on trial, once greeted: tell the process supervising it (a line on stdout). */
+  onTrialConnected?: () => void;
+  /** Starts the new version on trial (tests: another program); startTrial by default. */
+  startTrial?: (binary: string, prefix: string) => ChildProcess;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
 }
 
-/** The update procedure (steps 1–6 of the contract, in apps/agent/README.md "Self-update"). One per `run` process. */
+/** The update procedure (steps 1–5 of the contract, in apps/agent/README.md "Self-update"). One per `run` process. */
 export class Updater {
   private busy = false;
+  /** An update begun by an agent before the supervised trial (update.json with a deadline): this process confirms it. */
   private confirming?: { from: string; to: string; timer: NodeJS.Timeout };
+  /** The version on trial, while one runs. */
+  private trialChild?: ChildProcess;
+  private trialConnected = false;
   /** An update.failed not yet delivered (no open connection when it happened): sent after the next hello. */
   private unsent?: UpdateFailedMessage;
   private readonly paths: ReturnType<typeof binaryPaths>;
@@ -254,10 +337,15 @@ export class Updater {
     return this.o.target !== null && this.o.key ? this.o.target : undefined;
   }
 
-  /** At `run` start: what update.json says (step 6). */
+  /** At `run` start: what update.json says. A version on trial leaves every file to its supervisor. */
   start(): void {
-    rmSync(this.paths.staged, { force: true }); // a download an earlier process left half done
-    if ((this.o.platform ?? process.platform) === 'win32') rmSync(this.paths.failed, { force: true });
+    if (this.o.trial) return;
+    try {
+      rmSync(this.paths.staged, { force: true }); // a download an earlier process left half done, or a trial's
+      if ((this.o.platform ?? process.platform) === 'win32') rmSync(this.paths.failed, { force: true });
+    } catch (err) {
+      this.o.log(`left behind: ${(err as Error).message}`);
+    }
     const action = startupAction(readUpdateFile(this.o.prefix), this.o.version, Date.now(), deadlineSeconds(this.o.env));
     switch (action.kind) {
       case 'none':
@@ -268,7 +356,7 @@ export class Updater {
         return;
       case 'confirm': {
         const seconds = Math.round(action.inMs / 1000);
-        this.o.log(`updated from ${action.from} to ${action.to}: rolling back unless the server greets this version within ${seconds} s`);
+        this.o.log(`updated from ${action.from} to ${action.to} by an agent that does not supervise a trial: rolling back unless the server greets this version within ${seconds} s`);
         const timer = setTimeout(() => this.rollBack(), action.inMs);
         this.confirming = { from: action.from, to: action.to, timer };
         return;
@@ -276,8 +364,16 @@ export class Updater {
     }
   }
 
-  /** After each hello: the update is confirmed; a failure not told yet is told. */
+  /** After each hello: a trial says it connected; a (legacy) update is confirmed; a failure not told yet is told. */
   onHello(send: Send): void {
+    if (this.o.trial) {
+      if (!this.trialConnected) {
+        this.trialConnected = true;
+        this.o.log(`greeted by the server as ${this.o.version}: telling the version that started this trial`);
+        this.o.onTrialConnected?.();
+      }
+      return;
+    }
     if (this.confirming) {
       clearTimeout(this.confirming.timer);
       this.o.log(`the update from ${this.confirming.from} to ${this.confirming.to} is done`);
@@ -290,7 +386,19 @@ export class Updater {
     }
   }
 
-  /** update.available (steps 1–5). Never throws: a failure is told to the server and the agent keeps running. */
+  /** The process is stopping: a version on trial stops with it (its stdin closes too when this process is gone). */
+  stop(): void {
+    const child = this.trialChild;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.stdin?.end();
+      child.kill('SIGTERM');
+    }
+  }
+
+  /**
+   * update.available (steps 1–5). Never throws: a failure is told to the server and the agent keeps running
+   * (connected again after a trial that failed).
+   */
   async offer(msg: UpdateAvailableMessage, send: Send): Promise<void> {
     const ignore = this.whyIgnore(msg);
     if (ignore) {
@@ -310,7 +418,6 @@ export class Updater {
       chmodSync(staged, 0o755);
       const version = await binaryVersion(staged);
       if (version !== msg.version) throw new Error(`the new binary says it is ${JSON.stringify(version.slice(0, 100))}, not ${msg.version}`);
-      this.swap(msg.version);
     } catch (err) {
       rmSync(staged, { force: true });
       this.busy = false;
@@ -319,11 +426,62 @@ export class Updater {
       if (typeof msg.version === 'string') this.tell({ type: 'update.failed', version: msg.version.slice(0, 100), error }, send);
       return;
     }
-    this.o.log(`updated to ${msg.version}; restarting`);
-    this.o.restart();
+    const trial = await this.trial(msg.version);
+    let error = trial.ok ? undefined : trial.error;
+    if (trial.ok) {
+      try {
+        this.swap();
+      } catch (err) {
+        error = `${msg.version} connected, but could not be installed: ${(err as Error).message}`;
+      }
+    }
+    if (error === undefined) {
+      this.o.log(`${msg.version} connected on trial and is installed (${this.paths.previous} kept); restarting on it`);
+      this.o.restart();
+      return;
+    }
+    this.fail(msg.version, failureText(error));
+  }
+
+  /** Step 3: this process disconnects, starts the new version and waits for it to connect (or not). */
+  private async trial(version: string): Promise<TrialResult> {
+    const seconds = deadlineSeconds(this.o.env);
+    this.o.log(`${version} downloaded and checked: disconnecting while it runs on trial (${seconds} s to connect)`);
+    await this.o.pause();
+    let child: ChildProcess;
+    try {
+      child = (this.o.startTrial ?? ((b, p) => startTrial(b, p, this.o.env ?? process.env)))(this.paths.staged, this.o.prefix);
+    } catch (err) {
+      return { ok: false, error: `${version} could not be started: ${(err as Error).message}` };
+    }
+    this.trialChild = child;
+    try {
+      return await superviseTrial(child, version, seconds * 1000);
+    } finally {
+      this.trialChild = undefined;
+    }
+  }
+
+  /** A trial that failed: the download goes, this version connects again and tells the server (kept in update.json meanwhile). */
+  private fail(version: string, error: string): void {
+    try {
+      rmSync(this.paths.staged, { force: true });
+    } catch (err) {
+      this.o.log(`${this.paths.staged} not removed: ${(err as Error).message}`); // (Windows: removed at the next start)
+    }
+    try {
+      writeUpdateFile(this.o.prefix, { rolled_back: version, error });
+    } catch (err) {
+      this.o.log(`update.json not written: ${(err as Error).message}`);
+    }
+    this.busy = false;
+    this.unsent = { type: 'update.failed', version: version.slice(0, 100), error };
+    this.o.log(`${error}: staying on ${this.o.version}; reconnecting`);
+    this.o.resume();
   }
 
   private whyIgnore(msg: UpdateAvailableMessage): string | undefined {
+    if (this.o.trial) return 'this process is a new version on trial';
     if (this.o.target === null) return 'this agent is not a binary build (the Node.js bundle does not update itself)';
     if (!this.o.key) return 'no update key in state.json (register --update-key)';
     if (msg.target !== this.o.target) return `for ${String(msg.target)}, this agent is ${this.o.target}`;
@@ -337,8 +495,8 @@ export class Updater {
     if (!send(message)) this.unsent = message;
   }
 
-  /** Steps 3 and 4: previous ← running, running ← staged, then update.json; undone if any of it fails. */
-  private swap(to: string): void {
+  /** Step 4, once the trial connected: previous ← running, running ← staged; undone if the second fails. */
+  private swap(): void {
     const { running, staged, previous } = this.paths;
     renameSync(running, previous);
     try {
@@ -347,16 +505,13 @@ export class Updater {
       renameSync(previous, running);
       throw err;
     }
-    try {
-      const deadline = new Date(Date.now() + deadlineSeconds(this.o.env) * 1000).toISOString();
-      writeUpdateFile(this.o.prefix, { from: this.o.version, to, deadline });
-    } catch (err) {
-      renameSync(previous, running);
-      throw err;
-    }
+    removeUpdateFile(this.o.prefix); // (a report of an earlier failure: this version is what the server offers now)
   }
 
-  /** Step 6: the new version did not reach the server in time: restore the previous binary and restart it. */
+  /**
+   * An update begun by an agent before the supervised trial (update.json `{from, to, deadline}`): this new version
+   * was swapped in and restarted by it, and did not reach the server in time: restore the previous binary and restart it.
+   */
   private rollBack(): void {
     const confirming = this.confirming;
     if (!confirming) return;

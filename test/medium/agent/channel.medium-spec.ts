@@ -72,4 +72,32 @@ describe('the agent channel, against a server that sends what is not a message o
       expect(await done).toBe(0);
     }
   });
+
+  it('U1: pause() closes the connection with 1000 and does not reconnect until resume() (a new version on trial holds the channel meanwhile)', async () => {
+    const sockets: Array<{ ws: WebSocket; closed?: number }> = [];
+    const onConnection = (ws: WebSocket): void => {
+      const entry: { ws: WebSocket; closed?: number } = { ws };
+      ws.on('close', (code) => (entry.closed = code));
+      sockets.push(entry);
+      ws.send(JSON.stringify({ type: 'hello', agent_id: '7', heartbeat_seconds: 30, server_time: new Date().toISOString() }));
+    };
+    wss.removeAllListeners('connection');
+    wss.on('connection', onConnection);
+    const channel = new AgentChannel({ server, agent_id: '7', agent_secret: 'agt_channel_spec' }, () => undefined);
+    const done = channel.start();
+    try {
+      await waitFor('a connection', () => sockets[0]);
+      await channel.pause();
+      expect(await waitFor('the close', () => sockets[0].closed)).toBe(1000);
+      await new Promise((r) => setTimeout(r, 1_500)); // longer than the first reconnect delay (1 s ± 20 %)
+      expect(sockets).toHaveLength(1);
+      channel.resume();
+      await waitFor('a second connection', () => sockets[1]);
+      expect(sockets[1].closed).toBeUndefined();
+    } finally {
+      channel.stop();
+      expect(await done).toBe(0);
+      wss.off('connection', onConnection);
+    }
+  });
 });
