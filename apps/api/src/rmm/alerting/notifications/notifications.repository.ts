@@ -154,7 +154,11 @@ export class NotificationsRepository {
             AND EXISTS (SELECT 1 FROM notification_deliveries d
                          WHERE d.channel_id = c.id AND d.status = 'pending' AND d.next_attempt_at <= now()
                            AND (d.locked_until IS NULL OR d.locked_until <= now()))
+            -- (a channel seen at its limit is not locked: the next statement counts again for those that are)
+            AND (SELECT count(*) FROM notification_deliveries l WHERE l.channel_id = c.id AND l.status = 'pending' AND l.locked_until > now())
+                < (CASE WHEN c.circuit_opened_at IS NULL THEN $1::int ELSE 1 END)
           ORDER BY c.id FOR NO KEY UPDATE OF c SKIP LOCKED`,
+        [perChannel],
       );
       if (channels.length === 0) return [];
       const rows = await this.tx.rows<ClaimedRow>(
