@@ -144,8 +144,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       { baseSeconds: this.config.notifyRetryBaseSeconds, retryForSeconds: this.config.notifyRetryForSeconds },
       now,
     );
-    // The channel's own record (its circuit): a disabled channel was not tried, a 410 disables it anyway.
-    if (d.channel.enabled && v.kind !== 'delivered' && v.kind !== 'disable') await this.channelFailed(d, outcome);
     switch (v.kind) {
       case 'delivered':
         await this.recordDelivered(d, outcome.status);
@@ -164,6 +162,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         break;
       }
     }
+    // Then the channel's own record (its circuit; a success closed it with the delivery): a disabled channel was
+    // not tried, a 410 disabled it anyway.
+    if (d.channel.enabled && v.kind !== 'delivered' && v.kind !== 'disable') await this.channelFailed(d, outcome);
     return outcome;
   }
 
