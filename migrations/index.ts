@@ -17,6 +17,7 @@ import { JobStates1764700000000 } from './1764700000000-job-states';
 import { NotificationPages1764800000000 } from './1764800000000-notification-pages';
 import { CheckEnabled1764812900000 } from './1764812900000-check-enabled';
 import { ReenrollAllowance1764831000000 } from './1764831000000-reenroll-allowance';
+import { NotificationCircuit1764850300000 } from './1764850300000-notification-circuit';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -38,4 +39,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   NotificationPages1764800000000,
   CheckEnabled1764812900000,
   ReenrollAllowance1764831000000,
+  NotificationCircuit1764850300000,
 ];

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROOT, run } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
+import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { until } from '../utils/wait';
 
@@ -226,12 +227,23 @@ if (!CHROMIUM) {
       expect(await outcome.innerText()).toMatch(/^Test of Nobody home: not delivered: .+/);
       expect(await outcome.innerText()).not.toContain('no reason given');
 
+      // Issue 30, N2 point 3: failing for 20 minutes (moved back in the database), the next failure opens the
+      // channel's circuit, and the page shows it with its reason; Enable (below) closes it.
+      await sql(t.db.url, `UPDATE notification_channels SET failing_since = now() - interval '20 minutes' WHERE id = $1`, [made.body.id]);
+      await row.getByRole('button', { name: 'Send test to Nobody home' }).click();
+      await until('the circuit open', async () => (await t.http.get(`/api/v3/notifications/${made.body.id}/`).set(admin)).body.circuit_open === true);
+      await tech.reload();
+      await row.waitFor();
+      await until('the channel shown with its circuit open', async () => (await row.innerText()).includes('circuit_open'));
+      expect(await row.locator('[data-circuit-reason]').innerText()).toMatch(/^every attempt has failed since \d{4}-\d\d-\d\dT[\d:.]+Z; last: .+; one probe at a time until one succeeds$/);
+
       await row.getByRole('button', { name: 'Disable Nobody home' }).click();
       await until('the channel shown disabled', async () => (await row.innerText()).includes('disabled'));
       expect((await t.http.get(`/api/v3/notifications/${made.body.id}/`).set(admin)).body.enabled).toBe(false);
       await row.getByRole('button', { name: 'Enable Nobody home' }).click();
       await until('the channel shown enabled', async () => (await row.innerText()).includes('enabled'));
-      expect((await t.http.get(`/api/v3/notifications/${made.body.id}/`).set(admin)).body.enabled).toBe(true);
+      expect((await t.http.get(`/api/v3/notifications/${made.body.id}/`).set(admin)).body).toMatchObject({ enabled: true, circuit_open: false, failing_since: null });
+      expect(await row.innerText()).not.toContain('circuit_open');
 
       tech.once('dialog', (d) => void d.accept());
       await row.getByRole('button', { name: 'Delete Nobody home' }).click();

@@ -103,8 +103,9 @@ describe('notification delivery across processes', () => {
       }, 30);
     });
     receivers.push(r);
-    const a = await start({ RMM_NOTIFY_CONCURRENCY: '8' });
-    const b = await start({ RMM_NOTIFY_CONCURRENCY: '8' });
+    // One channel: its own limit (issue 30, point 3) above one instance's, below both together.
+    const a = await start({ RMM_NOTIFY_CONCURRENCY: '8', RMM_NOTIFY_CHANNEL_CONCURRENCY: '12' });
+    const b = await start({ RMM_NOTIFY_CONCURRENCY: '8', RMM_NOTIFY_CHANNEL_CONCURRENCY: '12' });
     const channel = await apiClient(a.url, ADMIN)('POST', '/api/v3/notifications/', { name: 'count', type: 'webhook', url: r.url, min_severity: 'info', events: ['alert.created'] });
     expect(channel.status).toBe(201);
     await overdueAgents(db, 'pair-', 300);
@@ -118,6 +119,8 @@ describe('notification delivery across processes', () => {
     expect(hosts.size).toBe(300);
     // More deliveries at once than one instance's RMM_NOTIFY_CONCURRENCY: both instances were sending.
     expect(most).toBeGreaterThan(8);
+    // …and together never more than the channel's RMM_NOTIFY_CHANNEL_CONCURRENCY, counted across both processes.
+    expect(most).toBeLessThanOrEqual(12);
     const [{ n }] = await sql(db.url, `SELECT count(*)::int AS n FROM notification_deliveries WHERE status = 'delivered' AND attempts = 1`);
     expect(n).toBe(300);
     expect(a.exitCode()).toBeNull();

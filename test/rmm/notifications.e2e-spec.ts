@@ -260,6 +260,11 @@ describe('notification channels', () => {
       clients: [],
       enabled: true,
       disabled_reason: null,
+      circuit_open: false,
+      circuit_reason: null,
+      circuit_opened_at: null,
+      failing_since: null,
+      last_failure: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

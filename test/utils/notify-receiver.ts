@@ -63,3 +63,22 @@ export function verifySignature(secret: string, header: string | string[] | unde
   const expected = createHmac('sha256', secret).update(`${m[1]}.${body}`).digest();
   return timingSafeEqual(expected, Buffer.from(m[2], 'hex'));
 }
+
+/** A receiver that accepts every request and never answers (the N2 probe's), counting the requests it holds open. */
+export interface HangingReceiver extends Receiver {
+  /** Requests received and not yet closed by the sender (its time-out closes them). */
+  open(): number;
+  /** The most requests it held open at once. */
+  maxOpen(): number;
+}
+
+export async function startHangingReceiver(): Promise<HangingReceiver> {
+  let open = 0;
+  let maxOpen = 0;
+  const r = await startReceiver((_req, res) => {
+    open += 1;
+    maxOpen = Math.max(maxOpen, open);
+    res.on('close', () => (open -= 1));
+  });
+  return Object.assign(r, { open: () => open, maxOpen: () => maxOpen });
+}

@@ -54,6 +54,25 @@ export class NotificationChannelEntity {
   @Column({ name: 'disabled_reason', type: 'text', nullable: true })
   disabledReason: string | null;
 
+  /** Since when every attempt has failed (the first failure after a success); null while it delivers. */
+  @Column({ name: 'failing_since', type: 'timestamptz', nullable: true })
+  failingSince: Date | null;
+
+  /** Why the last failed attempt failed (its delivery's last_error); null after a success. */
+  @Column({ name: 'last_failure', type: 'text', nullable: true })
+  lastFailure: string | null;
+
+  /**
+   * When the circuit opened (failing for RMM_NOTIFY_CIRCUIT_MINUTES); null: closed. While open, one probe delivery
+   * at a time, no earlier than circuit_probe_at; the next success closes it.
+   */
+  @Column({ name: 'circuit_opened_at', type: 'timestamptz', nullable: true })
+  circuitOpenedAt: Date | null;
+
+  /** While the circuit is open: the earliest time of the next probe. */
+  @Column({ name: 'circuit_probe_at', type: 'timestamptz', nullable: true })
+  circuitProbeAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

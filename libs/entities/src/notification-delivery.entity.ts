@@ -14,6 +14,10 @@ import { NotificationChannelEntity } from './notification-channel.entity';
 @Check('CHK_notification_deliveries_severity', `"severity" IN (${sqlList(ALERT_SEVERITIES)})`)
 @Index('IDX_notification_deliveries_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
 @Index('IDX_notification_deliveries_channel', ['channelId', 'createdAt'])
+// The claim (NotificationsRepository.claim): a channel's oldest due rows, and its leased ones (in flight), each read
+// through an index of its own, whatever the size of the rest of the outbox.
+@Index('IDX_notification_deliveries_channel_due', ['channelId', 'nextAttemptAt'], { where: `"status" = 'pending'` })
+@Index('IDX_notification_deliveries_leased', ['channelId', 'lockedUntil'], { where: `"status" = 'pending' AND "locked_until" IS NOT NULL` })
 export class NotificationDeliveryEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;

@@ -126,6 +126,10 @@ export interface AppConfig {
   notifyRetryForSeconds: number;
   /** RMM_NOTIFY_CONCURRENCY: deliveries one instance sends at once. */
   notifyConcurrency: number;
+  /** RMM_NOTIFY_CHANNEL_CONCURRENCY: deliveries of one channel in flight at once, across every instance. */
+  notifyChannelConcurrency: number;
+  /** RMM_NOTIFY_CIRCUIT_MINUTES: a channel whose every attempt has failed this long is paused (its circuit opens). */
+  notifyCircuitMinutes: number;
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -234,6 +238,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     notifyRetryBaseSeconds: integer(env, 'RMM_NOTIFY_RETRY_BASE_SECONDS', 30, 1, 3_600),
     notifyRetryForSeconds: integer(env, 'RMM_NOTIFY_RETRY_FOR_SECONDS', 86_400, 1, 604_800),
     notifyConcurrency: integer(env, 'RMM_NOTIFY_CONCURRENCY', 32, 1, 1_000),
+    notifyChannelConcurrency: integer(env, 'RMM_NOTIFY_CHANNEL_CONCURRENCY', 4, 1, 1_000),
+    notifyCircuitMinutes: decimal(env, 'RMM_NOTIFY_CIRCUIT_MINUTES', 15, 0.05, 10_080),
   };
 }
 
@@ -290,6 +296,16 @@ function text(env: Env, name: string): string | undefined {
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   return optionalInteger(env, name, min, max) ?? fallback;
+}
+
+/** A number with an optional fraction (e.g. 0.1), within [min, max]. */
+function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = text(env, name);
+  if (value === undefined) return fallback;
+  if (!/^\d{1,9}(\.\d{1,6})?$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(name, `must be a number from ${min} to ${max} (a fraction like 0.5 is allowed), got "${value.slice(0, 80)}"`);
+  }
+  return Number(value);
 }
 
 function optionalInteger(env: Env, name: string, min: number, max: number): number | undefined {

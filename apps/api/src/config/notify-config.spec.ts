@@ -9,6 +9,8 @@ describe('notification settings', () => {
       notifyRetryBaseSeconds: 30,
       notifyRetryForSeconds: 86_400,
       notifyConcurrency: 32,
+      notifyChannelConcurrency: 4,
+      notifyCircuitMinutes: 15,
     });
   });
 
@@ -25,6 +27,13 @@ describe('notification settings', () => {
       expect(message).not.toContain('hunter2');
     }
     for (const bad of ['nobody', 'a@b\r\nBcc: x@y', 'RMM <>']) expect(() => loadConfig({ SMTP_FROM: bad })).toThrow(/^SMTP_FROM must be an e-mail address/);
+  });
+
+  it('N2 point 3: reads RMM_NOTIFY_CHANNEL_CONCURRENCY as a whole number and RMM_NOTIFY_CIRCUIT_MINUTES with a fraction, within bounds', () => {
+    expect(loadConfig({ RMM_NOTIFY_CHANNEL_CONCURRENCY: '2', RMM_NOTIFY_CIRCUIT_MINUTES: '0.1' })).toMatchObject({ notifyChannelConcurrency: 2, notifyCircuitMinutes: 0.1 });
+    expect(loadConfig({ RMM_NOTIFY_CIRCUIT_MINUTES: '60' }).notifyCircuitMinutes).toBe(60);
+    expect(() => loadConfig({ RMM_NOTIFY_CHANNEL_CONCURRENCY: '0' })).toThrow(/^RMM_NOTIFY_CHANNEL_CONCURRENCY must be a whole number from 1 to 1000/);
+    for (const bad of ['0', '0.01', '-1', '1e3', 'soon', '20000']) expect(() => loadConfig({ RMM_NOTIFY_CIRCUIT_MINUTES: bad })).toThrow(/^RMM_NOTIFY_CIRCUIT_MINUTES must be a number from 0.05 to 10080/);
   });
 
   it('reads RMM_NOTIFY_ALLOW_PRIVATE as a boolean and the numbers within their bounds', () => {

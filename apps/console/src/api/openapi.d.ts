@@ -2514,6 +2514,16 @@ export interface components {
             enabled: boolean;
             /** @description Why the server disabled it (a 410 from the receiver) */
             disabled_reason: string | null;
+            /** @description The circuit breaker (docs/notifications.md): true when every attempt has failed for RMM_NOTIFY_CIRCUIT_MINUTES; its deliveries then wait, one probe at a time is sent every fifth of that time, and the next success closes it */
+            circuit_open: boolean;
+            /** @description Why the circuit is open: since when every attempt has failed, and the last failure; null when closed */
+            circuit_reason: string | null;
+            /** @description When the circuit opened; null when closed */
+            circuit_opened_at: string | null;
+            /** @description Since when every attempt has failed (the first failure after a success); null while it delivers */
+            failing_since: string | null;
+            /** @description The last failed attempt's reason, while failing_since is set */
+            last_failure: string | null;
             created_at: string;
             updated_at: string;
         };

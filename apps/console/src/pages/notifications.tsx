@@ -63,7 +63,8 @@ function channelClients(ids: number[], clients: Client[] | undefined): string {
 export default function NotificationsPage() {
   const { can } = useSession();
   const canWrite = can('notifications:write');
-  const channels = useQuery({ queryKey: CHANNELS_KEY, queryFn: () => ok(api.GET('/api/v3/notifications')) });
+  // Refreshed now and then: a channel's circuit opens and closes by itself (docs/notifications.md, "Circuit breaker").
+  const channels = useQuery({ queryKey: CHANNELS_KEY, queryFn: () => ok(api.GET('/api/v3/notifications')), refetchInterval: 30_000 });
   const clients = useClients();
   return (
     <>
@@ -329,6 +330,16 @@ function ChannelRow({ c, clients, open, toggleOpen, actions }: { c: Notification
             <>
               <br />
               <small className="muted">{c.disabled_reason}</small>
+            </>
+          )}
+          {c.circuit_open && (
+            <>
+              <br />
+              <StatusBadge status="circuit_open" />
+              <br />
+              <small className="muted" data-circuit-reason>
+                {c.circuit_reason}; one probe at a time until one succeeds
+              </small>
             </>
           )}
         </td>

@@ -24,6 +24,15 @@ const PRUNE_BATCH = 10_000;
 /** How long freed slots wait for company before they are claimed (while more than half are busy). */
 const CLAIM_GATHER_MS = 20;
 
+/** While a channel's circuit is open, one probe delivery per this fraction of RMM_NOTIFY_CIRCUIT_MINUTES (3 min of 15). */
+export const PROBE_FRACTION = 5;
+
+/** The circuit breaker's times in seconds: how long a channel fails before it opens, and the spacing of its probes. */
+export function circuitSeconds(circuitMinutes: number): { openAfter: number; probeEvery: number } {
+  const openAfter = circuitMinutes * 60;
+  return { openAfter, probeEvery: openAfter / PROBE_FRACTION };
+}
+
 /** This server's version (package.json), in User-Agent. */
 const SERVER_VERSION = packageVersion();
 
@@ -31,9 +40,12 @@ const SERVER_VERSION = packageVersion();
 const WAKE_ON: RmmEventName[] = ['alert.created', 'alert.resolved', 'alert.acknowledged', 'agent.offline', 'agent.overdue', 'agent.online', 'task.run', 'agent.registered'];
 
 /**
- * The outbox's sender, on every instance (docs/notifications.md, "Delivery"): claims due deliveries
- * (NotificationsRepository.claim: FOR UPDATE SKIP LOCKED and a lease), at most RMM_NOTIFY_CONCURRENCY in flight
- * here, sends each once, and records the outcome by retry-policy.ts's rule. It wakes at once after a local change
+ * The outbox's sender, on every instance (docs/notifications.md, "Durable delivery"): claims due deliveries
+ * (NotificationsRepository.claim: FOR UPDATE SKIP LOCKED and a lease; fair across channels, at most
+ * RMM_NOTIFY_CHANNEL_CONCURRENCY of one channel in flight across the cluster), at most RMM_NOTIFY_CONCURRENCY in
+ * flight here, sends each once, and records the outcome by retry-policy.ts's rule, and on its channel: a channel
+ * that fails for RMM_NOTIFY_CIRCUIT_MINUTES opens its circuit (one probe at a time, spaced), its next success
+ * closes it. It wakes at once after a local change
  * that wrote deliveries (the events this instance emits after its commit) and polls every POLL_MS for the rest
  * (other instances' rows, retries coming due, leases of dead instances running out).
  */
@@ -46,7 +58,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private offs: Array<() => void> = [];
   private stopped = false;
   /** Delivered attempts waiting to be recorded (recordDelivered). */
-  private readonly delivered: Array<{ row: { id: string; attempts: number; statusCode: number | null }; resolve: () => void; reject: (err: Error) => void }> = [];
+  private readonly delivered: Array<{ row: { id: string; attempts: number; statusCode: number | null; channelId: number }; resolve: () => void; reject: (err: Error) => void }> = [];
   private recording = false;
   private gather?: NodeJS.Timeout;
 
@@ -101,7 +113,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     for (;;) {
       const free = this.config.notifyConcurrency - this.inFlight.size;
       if (free <= 0 || this.stopped) return;
-      const claimed = await this.repo.claim(free, LEASE_SECONDS);
+      const { probeEvery } = circuitSeconds(this.config.notifyCircuitMinutes);
+      const claimed = await this.repo.claim(free, LEASE_SECONDS, this.config.notifyChannelConcurrency, probeEvery);
       for (const d of claimed) this.start(d);
       if (claimed.length < free) return;
     }
@@ -149,7 +162,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         break;
       }
     }
+    // Then the channel's own record (its circuit; a success closed it with the delivery): a disabled channel was
+    // not tried, a 410 disabled it anyway.
+    if (d.channel.enabled && v.kind !== 'delivered' && v.kind !== 'disable') await this.channelFailed(d, outcome);
     return outcome;
+  }
+
+  /** Records a failed attempt on its channel; says so in the log when it opened the channel's circuit. */
+  private async channelFailed(d: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+    const reason = outcome.error ?? (outcome.status === null ? 'no answer' : `the receiver answered ${outcome.status}`);
+    const { openAfter, probeEvery } = circuitSeconds(this.config.notifyCircuitMinutes);
+    const changed = await this.repo.channelFailed(d.channelId, reason, openAfter, probeEvery);
+    if (changed?.opened) {
+      this.logger.warn(
+        `notification channel ${d.channelId} circuit open: every attempt has failed since ${changed.failingSince.toISOString()} (last: ${reason}); one probe every ${probeEvery} s until one succeeds`,
+      );
+    }
   }
 
   /**
@@ -158,7 +186,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    */
   private recordDelivered(d: ClaimedDelivery, statusCode: number | null): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.delivered.push({ row: { id: d.id, attempts: d.attempts, statusCode }, resolve, reject });
+      this.delivered.push({ row: { id: d.id, attempts: d.attempts, statusCode, channelId: d.channelId }, resolve, reject });
       if (!this.recording) {
         this.recording = true;
         setImmediate(() => void this.flushDelivered());

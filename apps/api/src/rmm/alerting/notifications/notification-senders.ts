@@ -109,7 +109,7 @@ export class NotificationSenders implements OnApplicationShutdown {
         },
       );
       const timer = setTimeout(() => {
-        req.destroy(new Error(`no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`));
+        req.destroy(new Error(`timed out: the receiver did not answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`));
       }, WEBHOOK_TIMEOUT_MS);
       req.on('error', (err) => done({ status: null, error: err.message || String(err) }));
       req.end(body);

@@ -169,6 +169,17 @@ export class NotificationDto {
   @ApiProperty({ type: [Number], description: '[]: every client' }) clients: number[];
   @ApiProperty() enabled: boolean;
   @ApiProperty({ nullable: true, type: String, description: 'Why the server disabled it (a 410 from the receiver)' }) disabled_reason: string | null;
+  @ApiProperty({
+    description:
+      'The circuit breaker (docs/notifications.md): true when every attempt has failed for RMM_NOTIFY_CIRCUIT_MINUTES; its deliveries then wait, one probe at a time is sent every fifth of that time, and the next success closes it',
+  })
+  circuit_open: boolean;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the circuit is open: since when every attempt has failed, and the last failure; null when closed' })
+  circuit_reason: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'When the circuit opened; null when closed' }) circuit_opened_at: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Since when every attempt has failed (the first failure after a success); null while it delivers' })
+  failing_since: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "The last failed attempt's reason, while failing_since is set" }) last_failure: string | null;
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;
 }
@@ -208,6 +219,11 @@ export const toNotificationDto = (c: NotificationChannelEntity): NotificationDto
   clients: c.clients,
   enabled: c.enabled,
   disabled_reason: c.disabledReason,
+  circuit_open: c.circuitOpenedAt !== null,
+  circuit_reason: c.circuitOpenedAt && c.failingSince ? `every attempt has failed since ${c.failingSince.toISOString()}; last: ${c.lastFailure ?? 'unknown'}` : null,
+  circuit_opened_at: iso(c.circuitOpenedAt),
+  failing_since: iso(c.failingSince),
+  last_failure: c.lastFailure,
   created_at: c.createdAt.toISOString(),
   updated_at: c.updatedAt.toISOString(),
 });

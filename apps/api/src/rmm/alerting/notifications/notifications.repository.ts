@@ -55,6 +55,9 @@ const toClaimed = (r: ClaimedRow): ClaimedDelivery => ({
   channel: { type: r.type, url: r.url, recipients: r.recipients, secret: r.secret, headers: r.headers, enabled: r.enabled },
 });
 
+/** Closes a channel's circuit and forgets its failures (a delivery went through); completed with its WHERE. */
+const CLOSE_CIRCUIT = `UPDATE notification_channels c SET failing_since = NULL, last_failure = NULL, circuit_opened_at = NULL, circuit_probe_at = NULL`;
+
 /**
  * A channel is visible to a client-limited caller only when it names clients, all of them the caller's (a
  * channel of every client, or of another client too, tells of agents the caller may not see).
@@ -130,27 +133,67 @@ export class NotificationsRepository {
   }
 
   /**
-   * Claims up to `limit` due deliveries for this instance: pending, due, and not leased by a live instance. FOR
-   * UPDATE SKIP LOCKED makes instances claiming together take different rows; the lease (locked_until) keeps a
-   * claimed row from being claimed again while it is being sent, and frees it when the instance that claimed it
-   * died. The attempt is counted here (an attempt cut short by a crash counts). Oldest due first.
+   * Claims up to `limit` due deliveries for this instance, fairly across channels (docs/notifications.md, "Fair
+   * delivery"): pending, due, not leased by a live instance; at most `perChannel` of a channel in flight (leased,
+   * counted in the database: every instance's), one at a time and no earlier than its probe time for a channel
+   * whose circuit is open; taken round-robin by channel (each channel's oldest first, then each one's second, …), so
+   * a channel with thousands due and a receiver that never answers holds its own slots only.
+   *
+   * Two statements in one transaction: the first locks the channels with due work (FOR NO KEY UPDATE SKIP LOCKED:
+   * instances claiming together take different channels; deliveries being inserted for them, FOR KEY SHARE, do not
+   * wait), so the second, with a snapshot taken after the lock, counts every lease another instance committed for
+   * them. The leases themselves are as before: FOR UPDATE SKIP LOCKED on the rows, locked_until, the attempt counted
+   * here (an attempt cut short by a crash counts). A probe claimed moves its channel's next probe time `probeSeconds`
+   * on.
    */
-  async claim(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    const rows = await this.tx.rows<ClaimedRow>(
-      `WITH due AS (
-         SELECT id FROM notification_deliveries
-          WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
-          ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED),
-       claimed AS (
-         UPDATE notification_deliveries d SET locked_until = now() + $2 * interval '1 second', attempts = d.attempts + 1,
-                first_attempt_at = COALESCE(d.first_attempt_at, now())
-           FROM due WHERE d.id = due.id
-         RETURNING d.id, d.event, d.severity, d.payload, d.attempts, d.created_at, d.first_attempt_at, d.channel_id, d.next_attempt_at)
-       SELECT x.*, c.type, c.url, c.recipients, c.secret, c.headers, c.enabled
-         FROM claimed x JOIN notification_channels c ON c.id = x.channel_id ORDER BY x.next_attempt_at, x.created_at`,
-      [limit, leaseSeconds],
-    );
-    return rows.map(toClaimed);
+  claim(limit: number, leaseSeconds: number, perChannel: number, probeSeconds: number): Promise<ClaimedDelivery[]> {
+    return this.tx.run(async () => {
+      const channels = await this.tx.rows<{ id: number }>(
+        `SELECT c.id FROM notification_channels c
+          WHERE (c.circuit_opened_at IS NULL OR c.circuit_probe_at IS NULL OR c.circuit_probe_at <= now())
+            AND EXISTS (SELECT 1 FROM notification_deliveries d
+                         WHERE d.channel_id = c.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+                           AND (d.locked_until IS NULL OR d.locked_until <= now()))
+            -- (a channel seen at its limit is not locked: the next statement counts again for those that are)
+            AND (SELECT count(*) FROM notification_deliveries l WHERE l.channel_id = c.id AND l.status = 'pending' AND l.locked_until > now())
+                < (CASE WHEN c.circuit_opened_at IS NULL THEN $1::int ELSE 1 END)
+          ORDER BY c.id FOR NO KEY UPDATE OF c SKIP LOCKED`,
+        [perChannel],
+      );
+      if (channels.length === 0) return [];
+      const rows = await this.tx.rows<ClaimedRow>(
+        `WITH ch AS (
+           SELECT c.id, (CASE WHEN c.circuit_opened_at IS NULL THEN $3::int ELSE 1 END)
+                        - (SELECT count(*) FROM notification_deliveries l
+                            WHERE l.channel_id = c.id AND l.status = 'pending' AND l.locked_until > now())::int AS free
+             FROM notification_channels c WHERE c.id = ANY($4::int[])),
+         ranked AS (
+           SELECT x.id, x.next_attempt_at, ch.id AS channel_id,
+                  row_number() OVER (PARTITION BY ch.id ORDER BY x.next_attempt_at, x.created_at) AS turn
+             FROM ch CROSS JOIN LATERAL (
+               SELECT d.id, d.next_attempt_at, d.created_at FROM notification_deliveries d
+                WHERE d.channel_id = ch.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+                  AND (d.locked_until IS NULL OR d.locked_until <= now())
+                ORDER BY d.next_attempt_at, d.created_at LIMIT GREATEST(ch.free, 0)) x),
+         picked AS (SELECT id FROM ranked ORDER BY turn, next_attempt_at, channel_id LIMIT $1),
+         due AS (
+           SELECT d.id FROM notification_deliveries d
+            WHERE d.id IN (SELECT id FROM picked) AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until <= now())
+              FOR UPDATE OF d SKIP LOCKED),
+         claimed AS (
+           UPDATE notification_deliveries d SET locked_until = now() + $2 * interval '1 second', attempts = d.attempts + 1,
+                  first_attempt_at = COALESCE(d.first_attempt_at, now())
+             FROM due WHERE d.id = due.id
+           RETURNING d.id, d.event, d.severity, d.payload, d.attempts, d.created_at, d.first_attempt_at, d.channel_id, d.next_attempt_at),
+         probed AS (
+           UPDATE notification_channels c SET circuit_probe_at = now() + $5 * interval '1 second'
+            WHERE c.circuit_opened_at IS NOT NULL AND c.id IN (SELECT channel_id FROM claimed))
+         SELECT x.*, c.type, c.url, c.recipients, c.secret, c.headers, c.enabled
+           FROM claimed x JOIN notification_channels c ON c.id = x.channel_id ORDER BY x.next_attempt_at, x.created_at`,
+        [limit, leaseSeconds, perChannel, channels.map((c) => c.id), probeSeconds],
+      );
+      return rows.map(toClaimed);
+    });
   }
 
   private async claimedById(ids: string[]): Promise<ClaimedDelivery[]> {
@@ -189,17 +232,39 @@ export class NotificationsRepository {
    * finishAttempt's `delivered` for many deliveries in one statement (the common outcome, batched by the worker:
    * a burst of notifications costs a statement per batch, not one per notification). The ids it recorded.
    */
-  async finishDelivered(rows: ReadonlyArray<{ id: string; attempts: number; statusCode: number | null }>): Promise<Set<string>> {
+  async finishDelivered(rows: ReadonlyArray<{ id: string; attempts: number; statusCode: number | null; channelId: number }>): Promise<Set<string>> {
     if (rows.length === 0) return new Set();
     const done = await this.tx.rows<{ id: string }>(
       `WITH u AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[]) AS x(id, attempts, code)),
        changed AS (
          UPDATE notification_deliveries d SET status = 'delivered', delivered_at = now(), last_error = NULL, last_status_code = u.code, locked_until = NULL
-           FROM u WHERE d.id = u.id AND d.attempts = u.attempts AND d.status = 'pending' RETURNING d.id)
+           FROM u WHERE d.id = u.id AND d.attempts = u.attempts AND d.status = 'pending' RETURNING d.id),
+       closed AS (${CLOSE_CIRCUIT} WHERE c.id = ANY($4::int[]) AND (c.failing_since IS NOT NULL OR c.circuit_opened_at IS NOT NULL))
        SELECT id FROM changed`,
-      [rows.map((r) => r.id), rows.map((r) => r.attempts), rows.map((r) => r.statusCode)],
+      [rows.map((r) => r.id), rows.map((r) => r.attempts), rows.map((r) => r.statusCode), [...new Set(rows.map((r) => r.channelId))]],
     );
     return new Set(done.map((r) => r.id));
+  }
+
+  /**
+   * A failed attempt of this channel (docs/notifications.md, "Circuit breaker"): failing_since is set by the first
+   * failure after a success, last_failure is this one's reason, and the circuit opens once failing_since is
+   * `circuitSeconds` old (its first probe `probeSeconds` later). Written only when something changes (a receiver
+   * failing 32 attempts at once does not write its channel 32 times). When the circuit opened, if this failure
+   * opened it (now() is the transaction's time: an earlier opening is older), and since when the channel fails; null
+   * when nothing changed.
+   */
+  async channelFailed(channelId: number, reason: string, circuitSeconds: number, probeSeconds: number): Promise<{ opened: Date | null; failingSince: Date } | null> {
+    const opens = `(c.circuit_opened_at IS NULL AND COALESCE(c.failing_since, now()) <= now() - $3 * interval '1 second')`;
+    const rows = await this.tx.rows<{ opened: Date | null; failing_since: Date }>(
+      `UPDATE notification_channels c SET failing_since = COALESCE(c.failing_since, now()), last_failure = $2,
+              circuit_opened_at = CASE WHEN ${opens} THEN now() ELSE c.circuit_opened_at END,
+              circuit_probe_at = CASE WHEN ${opens} THEN now() + $4 * interval '1 second' ELSE c.circuit_probe_at END
+        WHERE c.id = $1 AND (c.failing_since IS NULL OR c.last_failure IS DISTINCT FROM $2 OR ${opens})
+        RETURNING CASE WHEN c.circuit_opened_at = now() THEN c.circuit_opened_at END AS opened, c.failing_since`,
+      [channelId, reason.slice(0, 1000), circuitSeconds, probeSeconds],
+    );
+    return rows[0] ? { opened: rows[0].opened ? new Date(rows[0].opened) : null, failingSince: new Date(rows[0].failing_since) } : null;
   }
 
   /**

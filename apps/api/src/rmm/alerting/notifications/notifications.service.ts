@@ -82,6 +82,8 @@ export class NotificationsService {
       change.enabled = body.enabled;
       if (body.enabled) change.disabledReason = null;
     }
+    // A new destination, or the channel turned on again: its failures were the old state's, the circuit closes.
+    if (body.url !== undefined || body.to !== undefined || body.enabled === true) Object.assign(change, { failingSince: null, lastFailure: null, circuitOpenedAt: null, circuitProbeAt: null });
     await this.repo.update(id, change);
     return this.get(id, null);
   }
