@@ -100,7 +100,7 @@ function outboxInsertCtes(name: string, event: OutboxEvent, source: string, perA
       SELECT b.summary_id, b.channel_id, '${SUPPRESSED_EVENT}', 'warning',
              jsonb_build_object('event', '${SUPPRESSED_EVENT}', 'agent', ${AGENT_JSON_SQL}, 'suppressed', jsonb_build_object(
                'count', b.events - ${limit}, 'events', jsonb_build_array('${event}'), 'limit', ${limit},
-               'from', ${sqlIso('b.window_start')}, 'until', ${sqlIso(`b.window_start + interval '1 hour'`)})),
+               'from', ${sqlIso('b.window_start')}, 'until', ${sqlIso(`(b.window_start + interval '1 hour')`)})),
              b.window_start + interval '1 hour'
         FROM ${name}_b b
         JOIN agents a ON a.id = b.agent_id
