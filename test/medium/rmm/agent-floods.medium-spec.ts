@@ -4,7 +4,6 @@ import { AlertsService } from '../../../apps/api/src/rmm/alerting/alerts/alerts.
 import { DeliveryWorker } from '../../../apps/api/src/rmm/alerting/notifications/delivery-worker';
 import { NotificationOutbox } from '../../../apps/api/src/rmm/alerting/notifications/notification-outbox';
 import { toSyncedCheck } from '../../../apps/api/src/rmm/automation/checks/check-sync';
-import { CheckResults } from '../../../apps/api/src/rmm/automation/checks/check-results';
 import { ChecksRepository } from '../../../apps/api/src/rmm/automation/checks/checks.repository';
 import { LocalAgentChannel } from '../../../apps/api/src/rmm/fleet/agent-channel/agent-channel';
 import { AgentPresenceService } from '../../../apps/api/src/rmm/fleet/presence/agent-presence.service';
