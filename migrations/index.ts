@@ -18,6 +18,7 @@ import { NotificationPages1764800000000 } from './1764800000000-notification-pag
 import { CheckEnabled1764812900000 } from './1764812900000-check-enabled';
 import { ReenrollAllowance1764831000000 } from './1764831000000-reenroll-allowance';
 import { NotificationCircuit1764850300000 } from './1764850300000-notification-circuit';
+import { AgentFloods1764900300000 } from './1764900300000-agent-floods';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -40,4 +41,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   CheckEnabled1764812900000,
   ReenrollAllowance1764831000000,
   NotificationCircuit1764850300000,
+  AgentFloods1764900300000,
 ];

@@ -57,7 +57,12 @@ describe('checks, live (agent channel)', () => {
   const open: RawAgent[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_RATE_LIMIT_PER_MINUTE: '100000' });
+    // Bursts of results here test storage, history and one alert under concurrency: not spaced as a check's own
+    // results are (max(run_interval / 2, 5 s): test/hardening/agent-floods.e2e-spec.ts holds that).
+    t = await startTestApp(
+      { RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_RATE_LIMIT_PER_MINUTE: '100000' },
+      { overrides: { checkResultSpacing: false } },
+    );
     tenant = await createTenant(t, 'Checks Live Ltd', 'HQ');
   });
   afterEach(() => {

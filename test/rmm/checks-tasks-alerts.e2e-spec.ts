@@ -259,6 +259,7 @@ describe('/api/v3 checks, tasks and alerts', () => {
         resolved_by: null,
         check: null,
         task: null,
+        flapping: false,
       });
     });
 

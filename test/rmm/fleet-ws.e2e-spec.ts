@@ -319,6 +319,7 @@ describe('fleet events WebSocket /rmm/fleet/', () => {
       resolved_by: null,
       check: null,
       task: null,
+      flapping: false,
     });
     let sent = 0;
     let peak = before;

@@ -153,7 +153,8 @@ describe('a restart of the server with agents connected', () => {
   });
 
   // A heartbeat every 2 s and an offline allowance of 30 s: a restart (seconds) is well within it, on a busy machine too.
-  const settings = { RMM_AGENT_HEARTBEAT_SECONDS: '2', RMM_AGENT_OFFLINE_AFTER_SECONDS: '30', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000' };
+  // (the page once the offline allowance has passed, as before issue 30's debounce: RMM_NOTIFY_OFFLINE_GRACE_SECONDS 0)
+  const settings = { RMM_AGENT_HEARTBEAT_SECONDS: '2', RMM_AGENT_OFFLINE_AFTER_SECONDS: '30', RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_NOTIFY_OFFLINE_GRACE_SECONDS: '0' };
   const start = async (port: number): Promise<ServerProcess> => {
     const s = await startServerProcess(env(db, settings), { port });
     servers.push(s);

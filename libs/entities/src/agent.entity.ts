@@ -41,6 +41,7 @@ export interface AgentDisk {
 @Index('UQ_agents_client_hostname', ['clientId', 'hostname'], { unique: true })
 @Index('IDX_agents_hostname', ['hostname'])
 @Index('IDX_agents_site', ['siteId'])
+@Index('IDX_agents_offline_notify', ['offlineNotifyAt'], { where: '"offline_notify_at" IS NOT NULL' })
 export class AgentEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -147,6 +148,21 @@ export class AgentEntity {
    */
   @Column({ name: 'connection_epoch', type: 'bigint', default: 0 })
   connectionEpoch: string;
+
+  /**
+   * When the agent's agent.offline is to be notified if it has not come back by then (its close, plus
+   * RMM_NOTIFY_OFFLINE_GRACE_SECONDS); null when none is waiting (docs/notifications.md, "Presence is debounced").
+   */
+  @Column({ name: 'offline_notify_at', type: 'timestamptz', nullable: true })
+  offlineNotifyAt: Date | null;
+
+  /** Its going offline was notified (agent.offline written): only then is its return an agent.online. */
+  @Column({ name: 'offline_notified', type: 'boolean', default: false })
+  offlineNotified: boolean;
+
+  /** check.result messages of this agent dropped for coming before their check's spacing (docs/security.md, N2). */
+  @Column({ name: 'check_results_dropped', type: 'bigint', default: 0 })
+  checkResultsDropped: string;
 
   /** The deployment the agent last (re-)enrolled through. */
   @Column({ name: 'deployment_id', type: 'integer', nullable: true })

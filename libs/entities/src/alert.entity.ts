@@ -75,4 +75,11 @@ export class AlertEntity {
 
   @Column({ name: 'resolved_by', type: 'text', nullable: true })
   resolvedBy: string | null;
+
+  /**
+   * Its subject opened and resolved more than RMM_ALERT_FLAP_LIMIT alerts in 30 minutes: it stays open, without
+   * created or resolved notifications, until the subject has been stable for 30 minutes (alert_flaps).
+   */
+  @Column({ type: 'boolean', default: false })
+  flapping: boolean;
 }

@@ -1,5 +1,6 @@
 import { AgentEntity } from './agent.entity';
 import { AlertEntity } from './alert.entity';
+import { AlertFlapEntity } from './alert-flap.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { AppSettingEntity } from './app-setting.entity';
 import { AuditLogEntity } from './audit-log.entity';
@@ -13,6 +14,7 @@ import { JobStateEntity } from './job-state.entity';
 import { NotificationChannelEntity } from './notification-channel.entity';
 import { NotificationDeliveryEntity } from './notification-delivery.entity';
 import { NotificationPageEntity } from './notification-page.entity';
+import { NotificationBudgetEntity } from './notification-budget.entity';
 import { OperatorEntity } from './operator.entity';
 import { OperatorSessionEntity } from './operator-session.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
@@ -32,6 +34,7 @@ export {
   AgentEntity,
   AgentUpdateEntity,
   AlertEntity,
+  AlertFlapEntity,
   ApiKeyEntity,
   AppSettingEntity,
   AuditLogEntity,
@@ -43,6 +46,7 @@ export {
   EnrollmentLogEntity,
   JobStateEntity,
   NotificationChannelEntity,
+  NotificationBudgetEntity,
   NotificationDeliveryEntity,
   OperatorEntity,
   OperatorSessionEntity,
@@ -93,4 +97,6 @@ export const ALL_ENTITIES = [
   NotificationDeliveryEntity,
   JobStateEntity,
   NotificationPageEntity,
+  AlertFlapEntity,
+  NotificationBudgetEntity,
 ];

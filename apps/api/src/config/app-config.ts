@@ -130,6 +130,18 @@ export interface AppConfig {
   notifyChannelConcurrency: number;
   /** RMM_NOTIFY_CIRCUIT_MINUTES: a channel whose every attempt has failed this long is paused (its circuit opens). */
   notifyCircuitMinutes: number;
+  /** RMM_ALERT_FLAP_LIMIT: a subject whose alert opens more than this many times in 30 minutes is flapping. */
+  alertFlapLimit: number;
+  /** RMM_NOTIFY_OFFLINE_GRACE_SECONDS: agent.offline is notified once an agent has stayed offline this long. */
+  notifyOfflineGraceSeconds: number;
+  /** RMM_NOTIFY_MAX_PER_AGENT_PER_HOUR: notifications of one agent one channel is sent per hour; the rest summarised. */
+  notifyMaxPerAgentPerHour: number;
+  /**
+   * A check's results are accepted at most once per max(run_interval / 2, 5 s) (docs/security.md, N2). Always
+   * true but in tests that measure something else with bursts of results (not an environment variable, like
+   * agentBuild).
+   */
+  checkResultSpacing: boolean;
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -240,6 +252,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     notifyConcurrency: integer(env, 'RMM_NOTIFY_CONCURRENCY', 32, 1, 1_000),
     notifyChannelConcurrency: integer(env, 'RMM_NOTIFY_CHANNEL_CONCURRENCY', 4, 1, 1_000),
     notifyCircuitMinutes: decimal(env, 'RMM_NOTIFY_CIRCUIT_MINUTES', 15, 0.05, 10_080),
+    alertFlapLimit: integer(env, 'RMM_ALERT_FLAP_LIMIT', 5, 1, 1_000),
+    notifyOfflineGraceSeconds: integer(env, 'RMM_NOTIFY_OFFLINE_GRACE_SECONDS', 60, 0, 86_400),
+    notifyMaxPerAgentPerHour: integer(env, 'RMM_NOTIFY_MAX_PER_AGENT_PER_HOUR', 60, 1, 1_000_000),
+    checkResultSpacing: true,
   };
 }
 

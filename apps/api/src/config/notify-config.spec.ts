@@ -44,4 +44,16 @@ describe('notification settings', () => {
     expect(() => loadConfig({ RMM_NOTIFY_CONCURRENCY: '5000' })).toThrow(/^RMM_NOTIFY_CONCURRENCY/);
     expect(loadConfig({ RMM_NOTIFY_RETRY_BASE_SECONDS: '1', RMM_NOTIFY_RETRY_FOR_SECONDS: '60' })).toMatchObject({ notifyRetryBaseSeconds: 1, notifyRetryForSeconds: 60 });
   });
+
+  it('N2: RMM_ALERT_FLAP_LIMIT 5, RMM_NOTIFY_OFFLINE_GRACE_SECONDS 60 (0 allowed), RMM_NOTIFY_MAX_PER_AGENT_PER_HOUR 60 by default, each within its bounds', () => {
+    expect(loadConfig({})).toMatchObject({ alertFlapLimit: 5, notifyOfflineGraceSeconds: 60, notifyMaxPerAgentPerHour: 60, checkResultSpacing: true });
+    expect(loadConfig({ RMM_ALERT_FLAP_LIMIT: '1', RMM_NOTIFY_OFFLINE_GRACE_SECONDS: '0', RMM_NOTIFY_MAX_PER_AGENT_PER_HOUR: '1000000' })).toMatchObject({
+      alertFlapLimit: 1,
+      notifyOfflineGraceSeconds: 0,
+      notifyMaxPerAgentPerHour: 1_000_000,
+    });
+    expect(() => loadConfig({ RMM_ALERT_FLAP_LIMIT: '0' })).toThrow(/^RMM_ALERT_FLAP_LIMIT must be a whole number from 1 to 1000/);
+    expect(() => loadConfig({ RMM_NOTIFY_OFFLINE_GRACE_SECONDS: '-1' })).toThrow(/^RMM_NOTIFY_OFFLINE_GRACE_SECONDS/);
+    expect(() => loadConfig({ RMM_NOTIFY_MAX_PER_AGENT_PER_HOUR: '0' })).toThrow(/^RMM_NOTIFY_MAX_PER_AGENT_PER_HOUR/);
+  });
 });

@@ -1504,6 +1504,8 @@ export interface components {
             check: number | null;
             /** @description task id, for task_failure */
             task: number | null;
+            /** @description Its subject opened and resolved more than RMM_ALERT_FLAP_LIMIT alerts in 30 minutes: it stays open, with no created or resolved notifications, until the subject has been stable for 30 minutes (docs/notifications.md, "Flapping") */
+            flapping: boolean;
         };
         ApiKeyDto: {
             id: number;
@@ -1909,6 +1911,8 @@ export interface components {
              * @example vm
              */
             os_hostname: string | null;
+            /** @description check.result messages of this agent dropped for coming before their check's spacing, max(run_interval / 2, 5 s) (written every 10 s; docs/security.md, N2). An agent that keeps sending faster than its checks run is closed 1008 */
+            check_results_dropped: number;
             /** Format: date-time */
             created_at: string;
             /**

@@ -113,7 +113,10 @@ export function AlertsTable({ alerts, hideAgent = false, emptyText }: { alerts: 
                 <td>
                   {a.message}
                   <br />
-                  <small className="muted">{a.alert_type.replace(/_/g, ' ')}</small>
+                  <small className="muted">
+                    {a.alert_type.replace(/_/g, ' ')}
+                    {a.flapping && <span title="It opened and resolved too often: kept open, not notified again until stable for 30 minutes"> · flapping</span>}
+                  </small>
                 </td>
                 <td>{when(a.created_at)}</td>
                 <td>

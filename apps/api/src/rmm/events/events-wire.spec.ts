@@ -21,6 +21,7 @@ const alert: AlertDto = {
   resolved_by: null,
   check: 5,
   task: null,
+  flapping: false,
 };
 const agent = { agent_id: '42', hostname: 'ws-01', status: 'online' } as unknown as AgentDetailDto;
 

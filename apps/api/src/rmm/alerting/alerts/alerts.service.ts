@@ -8,7 +8,9 @@ import { TransactionHost } from '../../../database/transaction-host';
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { NotificationOutbox } from '../notifications/notification-outbox';
 import { toAlertDto } from '../../common/resources/alert.dto';
-import { AlertFilter, AlertSubject, AlertsRepository, SystemAlert } from './alerts.repository';
+import { RuntimeConfig } from '../../../config/runtime-config';
+import { Jobs } from '../../../common/jobs/jobs';
+import { AlertFilter, AlertSubject, AlertsRepository, FLAP_WINDOW_MS, SystemAlert } from './alerts.repository';
 
 /** resolved_by of an alert the server resolved by itself (its cause went away). */
 export const RESOLVED_BY_SYSTEM = 'system';
@@ -21,7 +23,12 @@ export class AlertsService {
     private readonly events: RmmEvents,
     private readonly tx: TransactionHost,
     private readonly outbox: NotificationOutbox,
-  ) {}
+    private readonly config: RuntimeConfig,
+    jobs: Jobs,
+  ) {
+    // Once across the cluster: one statement over the flapping subjects.
+    jobs.every('alerts.flapping', { seconds: 60, mode: 'cluster-once' }, () => this.endFlapping());
+  }
 
   /** `clients`: the caller's (alerts of other clients' agents do not exist for it: 404, absent from lists). */
   list(filter: AlertFilter, page: Page, clients: ClientScope): Promise<[AlertEntity[], number]> {
@@ -82,15 +89,35 @@ export class AlertsService {
   /**
    * Opens a system alert (check_failure, task_failure, agent_overdue, enrollment_conflict) unless one is open for its subject, and
    * announces alert.created; null when one was already open (never a second, even under concurrent callers).
+   * Flapping (docs/notifications.md): the open is counted in its subject's history; the open that makes it more
+   * than RMM_ALERT_FLAP_LIMIT in 30 minutes is notified as alert.flapping instead of alert.created, and while the
+   * subject flaps its alerts are not notified at all (they are still announced on the events WebSockets).
    */
   async raise(alert: SystemAlert): Promise<AlertEntity | null> {
     const created = await this.tx.run(async () => {
-      const opened = await this.repo.openOnce(alert, this.clock.now());
-      if (opened) await this.outbox.alerts('alert.created', [opened.id]);
-      return opened;
+      const at = this.clock.now();
+      const opened = await this.repo.openOnce(alert, at);
+      if (!opened) return null;
+      const flap = await this.repo.recordOpen(alert, opened.id, at, this.config.alertFlapLimit);
+      if (flap === 'steady') await this.outbox.alerts('alert.created', [opened.id]);
+      else if (flap === 'started') await this.outbox.alerts('alert.flapping', [opened.id]);
+      return flap === 'steady' ? opened : ((await this.repo.findById(opened.id)) ?? opened);
     });
     if (created) this.events.emit('alert.created', { agentId: created.agentId, alert: toAlertDto(created) });
     return created;
+  }
+
+  /**
+   * Ends the flapping of every subject stable for 30 minutes (the job alerts.flapping): its kept alert is resolved
+   * by 'system' (alert.resolved, notified again) if its cause went away, else stays open as an ordinary alert.
+   */
+  async endFlapping(): Promise<AlertEntity[]> {
+    const now = this.clock.now();
+    const resolved = await this.tx.run(async () =>
+      this.notified('alert.resolved', await this.repo.endFlapping(new Date(now.getTime() - FLAP_WINDOW_MS), now, RESOLVED_BY_SYSTEM)),
+    );
+    for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
+    return resolved;
   }
 
   /** Its cause went away: the open alert of the subject is resolved by 'system' and alert.resolved announced. */

@@ -15,6 +15,26 @@ const n: Notification = {
 };
 
 describe('notification messages', () => {
+  it('N2: says what a notifications.suppressed summary counts, and what alert.flapping means', () => {
+    const suppressed: Notification = {
+      ...n,
+      event: 'notifications.suppressed',
+      severity: 'warning',
+      payload: {
+        event: 'notifications.suppressed',
+        agent: n.payload.agent,
+        suppressed: { count: 1234, events: ['alert.created', 'alert.resolved'], limit: 60, from: '2026-11-26T10:00:00.000Z', until: '2026-11-26T11:00:00.000Z' },
+      },
+    };
+    expect(summaryLine(suppressed)).toBe(
+      '[WARNING] Notifications suppressed on web-<01> (Acme & Co): 1234 more notification(s) (alert.created, alert.resolved) not sent between 2026-11-26T10:00:00.000Z and 2026-11-26T11:00:00.000Z, past 60 per hour for this agent',
+    );
+    expect(JSON.parse(httpBody('webhook', suppressed, 'https://rmm.example.com')).suppressed).toEqual(suppressed.payload.suppressed);
+    expect(summaryLine({ ...n, event: 'alert.flapping', payload: { event: 'alert.flapping', agent: n.payload.agent } })).toBe(
+      '[ERROR] Alert flapping (no more notifications of it until stable for 30 minutes) on web-<01> (Acme & Co)',
+    );
+  });
+
   it('reads as one line: severity, what, agent, client, detail', () => {
     expect(summaryLine(n)).toBe('[ERROR] Task run failed on web-<01> (Acme & Co): task "Nightly backup" timed_out (it timed out after 60 s)');
   });

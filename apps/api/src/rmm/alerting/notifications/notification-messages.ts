@@ -28,6 +28,8 @@ const WHAT: Record<string, string> = {
   'alert.created': 'Alert',
   'alert.resolved': 'Alert resolved',
   'alert.acknowledged': 'Alert acknowledged',
+  'alert.flapping': 'Alert flapping (no more notifications of it until stable for 30 minutes)',
+  'notifications.suppressed': 'Notifications suppressed',
   'agent.offline': 'Agent offline',
   'agent.overdue': 'Agent overdue',
   'agent.online': 'Agent back online',
@@ -44,7 +46,9 @@ export function summaryLine(n: Notification): string {
     ? `: ${n.payload.alert.message}`
     : n.payload.run
       ? `: task "${n.payload.run.task_name}" ${n.payload.run.status}${n.payload.run.error ? ` (${n.payload.run.error})` : ''}`
-      : '';
+      : n.payload.suppressed
+        ? `: ${n.payload.suppressed.count} more notification(s) (${n.payload.suppressed.events.join(', ')}) not sent between ${n.payload.suppressed.from} and ${n.payload.suppressed.until}, past ${n.payload.suppressed.limit} per hour for this agent`
+        : '';
   return `[${n.severity.toUpperCase()}] ${WHAT[n.event] ?? n.event}${where}${detail}`;
 }
 

@@ -47,6 +47,21 @@ export interface NotificationPayload {
   run?: NotificationRun;
   /** notification.test. */
   message?: string;
+  /** notifications.suppressed: what the channel was not sent about the agent in one hour (docs/notifications.md). */
+  suppressed?: NotificationSuppressed;
+}
+
+/** The summary of one (channel, agent, hour) past RMM_NOTIFY_MAX_PER_AGENT_PER_HOUR. */
+export interface NotificationSuppressed {
+  /** Notifications not sent. */
+  count: number;
+  /** Their events, each once. */
+  events: string[];
+  /** RMM_NOTIFY_MAX_PER_AGENT_PER_HOUR when it began. */
+  limit: number;
+  /** The hour (UTC): from, until. */
+  from: string;
+  until: string;
 }
 
 /** NotificationAgent in SQL, over agents `a`, clients `cl`, sites `si` (LEFT JOINed). */

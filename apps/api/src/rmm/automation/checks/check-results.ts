@@ -1,13 +1,19 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CheckStatus } from '@app/entities';
 import { Clock } from '../../../common/clock';
+import { Jobs } from '../../../common/jobs/jobs';
+import { RuntimeConfig } from '../../../config/runtime-config';
 import { TransactionHost } from '../../../database/transaction-host';
 import { pgText } from '../../../common/values';
 import { AgentChannel, LocalAgentChannel } from '../../fleet/agent-channel/agent-channel';
 import type { CheckResultMessage as CheckResultWire } from '../../fleet/agent-channel/agent-protocol';
 import { AlertsService } from '../../alerting/alerts/alerts.service';
 import { RmmEvents } from '../../common/bus/rmm-events';
+import { CheckResultGate, MAX_DROPS_PER_MINUTE } from './check-result-gate';
 import { ChecksRepository, RecordedResult } from './checks.repository';
+
+/** The close (1008) of an agent whose results keep coming faster than its checks run (docs/agent-protocol.md). */
+export const TOO_MANY_RESULTS = `too many check results: more than ${MAX_DROPS_PER_MINUTE} in a minute before their check's spacing, max(run_interval / 2, 5 s)`;
 
 /** more_info is kept to this many characters (longer text is cut, marked with an ellipsis). */
 export const MORE_INFO_MAX = 4_000;
@@ -49,14 +55,19 @@ export function capMoreInfo(text: string): string {
  * sent over its connection (this instance holds it, so it sent the list: LocalAgentChannel.onSent); any other
  * check id is dropped at once, before it takes a queue slot or any database work, so one agent's flood of
  * others' ids can neither starve their agents' results nor load the database. The queues are per agent.
+ *
+ * What one agent can cost (docs/security.md, N2): a check's results are accepted at most once per
+ * max(run_interval / 2, 5 s) (CheckResultGate); earlier ones are dropped before any queue or query, counted in
+ * agents.check_results_dropped (written every 10 s by the job `checks.result-drops`), and the drop that makes more
+ * than 100 in a minute closes the agent's connection (1008).
  */
 @Injectable()
 export class CheckResults implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('checks');
   private readonly off: Array<() => void> = [];
   private readonly queues = new Map<number, { tail: Promise<void>; size: number }>();
-  /** Per agent held here, the ids of the checks its latest checks.sync carried. */
-  private readonly given = new Map<number, Set<number>>();
+  /** Per agent held here, the checks its latest checks.sync carried, and when each was last accepted. */
+  readonly gate: CheckResultGate;
 
   constructor(
     private readonly repo: ChecksRepository,
@@ -66,19 +77,30 @@ export class CheckResults implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly events: RmmEvents,
     private readonly clock: Clock,
     private readonly tx: TransactionHost,
-  ) {}
+    config: RuntimeConfig,
+    jobs: Jobs,
+  ) {
+    this.gate = new CheckResultGate(config.checkResultSpacing);
+    // Every instance: the drops are this instance's memory.
+    jobs.every('checks.result-drops', { seconds: 10, mode: 'every-instance' }, () => this.flushDrops());
+  }
 
   onApplicationBootstrap(): void {
     this.off.push(
       this.local.onSent('checks.sync', (agentId, message) => {
-        const checks = Array.isArray(message.checks) ? (message.checks as Array<{ id: number }>) : [];
-        this.given.set(agentId, new Set(checks.map((c) => c.id)));
+        const checks = Array.isArray(message.checks) ? (message.checks as Array<{ id: number; runInterval?: unknown }>) : [];
+        this.gate.synced(agentId, checks);
       }),
-      this.local.watch({ attached: (agentId) => this.given.delete(agentId), detached: (agentId) => this.given.delete(agentId) }),
+      this.local.watch({ attached: (agentId) => this.gate.ungiven(agentId), detached: (agentId) => this.gate.ungiven(agentId) }),
       this.channel.handle('check.result', (agentId, message) => {
         const result = toCheckResult(message as unknown as CheckResultWire);
-        if (!this.given.get(agentId)?.has(result.checkId)) return; // not one of its checks: no queue, no query
-        this.enqueue(agentId, result);
+        const verdict = this.gate.admit(agentId, result.checkId, this.clock.now().getTime());
+        if (verdict === 'accept') this.enqueue(agentId, result);
+        else if (verdict === 'close') {
+          this.logger.warn(`agent ${agentId}: closed (1008): ${TOO_MANY_RESULTS}`);
+          this.local.close(agentId, 1008, TOO_MANY_RESULTS);
+        }
+        // 'unknown': not one of its checks; 'drop': too early. Neither takes a queue slot or a query.
       }),
     );
   }
@@ -110,6 +132,13 @@ export class CheckResults implements OnApplicationBootstrap, OnApplicationShutdo
 
   onApplicationShutdown(): void {
     for (const off of this.off.splice(0)) off();
+  }
+
+  /** Writes the drops counted since the last flush into agents.check_results_dropped; forgets agents gone from here. */
+  async flushDrops(): Promise<void> {
+    const drops = this.gate.takeDrops();
+    if (drops.size > 0) await this.repo.addDroppedResults(drops);
+    this.gate.prune(this.clock.now().getTime(), (agentId) => this.local.holds(agentId));
   }
   /**
    * Stores one result of the agent's check and acts on it, in one transaction: a reader never sees the check

@@ -205,4 +205,12 @@ export class ChecksRepository {
       severity: r.severity,
     };
   }
+
+  /** Adds each agent's dropped check results to agents.check_results_dropped (one statement). */
+  async addDroppedResults(drops: Map<number, number>): Promise<void> {
+    await this.tx.exec(
+      `UPDATE agents a SET check_results_dropped = a.check_results_dropped + x.n FROM unnest($1::int[], $2::int[]) AS x(id, n) WHERE a.id = x.id`,
+      [[...drops.keys()], [...drops.values()]],
+    );
+  }
 }

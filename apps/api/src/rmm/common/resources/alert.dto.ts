@@ -25,6 +25,11 @@ export class AlertDto {
   @ApiProperty({ nullable: true, type: String, description: 'Name of the API key that resolved it' }) resolved_by: string | null;
   @ApiProperty({ nullable: true, type: Number, description: 'check id, for check_failure' }) check: number | null;
   @ApiProperty({ nullable: true, type: Number, description: 'task id, for task_failure' }) task: number | null;
+  @ApiProperty({
+    description:
+      'Its subject opened and resolved more than RMM_ALERT_FLAP_LIMIT alerts in 30 minutes: it stays open, with no created or resolved notifications, until the subject has been stable for 30 minutes (docs/notifications.md, "Flapping")',
+  })
+  flapping: boolean;
 }
 
 /** The one mapper from a stored alert to the resource. */
@@ -44,6 +49,7 @@ export const toAlertDto = (a: AlertEntity): AlertDto => ({
   resolved_by: a.resolvedBy,
   check: a.checkId,
   task: a.taskId,
+  flapping: a.flapping,
 });
 
 /**
@@ -66,4 +72,5 @@ export const ALERT_SQL: SqlFields<AlertDto> = {
   resolved_by: 'x.resolved_by',
   check: 'x.check_id',
   task: 'x.task_id',
+  flapping: 'x.flapping',
 };

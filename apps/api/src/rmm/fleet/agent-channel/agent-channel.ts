@@ -43,6 +43,8 @@ export type AgentMessageHandler = (agentId: number, message: Record<string, unkn
 export interface AgentConnection {
   /** Writes one message (the protocol's JSON envelope) to the agent; throws when it cannot (the connection is closing). */
   send(message: { type: string; id: string } & Record<string, unknown>): void;
+  /** Closes the connection with this code and reason (a policy of a feature: docs/agent-protocol.md). */
+  close?(code: number, reason: string): void;
 }
 
 /** What became of an agent's `result` message (AgentChannel.deliver). */
@@ -146,6 +148,14 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
   /** The agents this instance holds a connection of. */
   held(): IterableIterator<number> {
     return this.connections.keys();
+  }
+
+  /** Closes the agent's connection held here (a feature's policy, e.g. 1008); false when none is held. */
+  close(agentId: number, code: number, reason: string): boolean {
+    const connection = this.connections.get(agentId);
+    if (!connection?.close) return false;
+    connection.close(code, reason);
+    return true;
   }
 
   /** Registers an agent's open connection (replacing an older one); returns the function that detaches it. */

@@ -225,7 +225,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     const previous = this.sockets.get(agentId);
     if (previous) closeAgent(previous, CLOSE.replaced);
     this.sockets.set(agentId, ws);
-    const detach = this.channel.attach(agentId, { send: (message) => this.send(agentId, ws, message) });
+    const detach = this.channel.attach(agentId, { send: (message) => this.send(agentId, ws, message), close: (code, reason) => closeAgent(ws, { code, reason }) });
     // The status is written (batched with the other connects of this moment) before the agent is greeted: whoever
     // reads its status after `hello` or agent.online reads online. Presence announces the change, if it is one.
     // (The promise is held only until it is written, then the connection itself: 20,000 settled promises and a

@@ -89,6 +89,11 @@ export class AgentDetailDto extends AgentDto {
       'the one the enrollment function was asked for when the device enrolled through it, else the same as this. Null only for an agent recorded without one',
   })
   os_hostname: string | null;
+  @ApiProperty({
+    description:
+      "check.result messages of this agent dropped for coming before their check's spacing, max(run_interval / 2, 5 s) (written every 10 s; docs/security.md, N2). An agent that keeps sending faster than its checks run is closed 1008",
+  })
+  check_results_dropped: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time', description: "when the agent's record last changed: its facts (sent with heartbeats) or a re-enrollment; heartbeats that change nothing move last_seen, not this" })
   updated_at: string;
@@ -130,6 +135,7 @@ export function toAgentDetailDto(r: AgentRow): AgentDetailDto {
     wmi_detail: r.wmi_detail,
     deployment: r.deployment_id,
     os_hostname: r.os_hostname,
+    check_results_dropped: Number(r.check_results_dropped ?? 0),
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   };

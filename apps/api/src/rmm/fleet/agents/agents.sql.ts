@@ -27,13 +27,14 @@ export interface AgentRow {
   wmi_detail: Record<string, unknown> | null;
   deployment_id: number | null;
   os_hostname: string | null;
+  check_results_dropped: string;
   created_at: Date;
   updated_at: Date;
 }
 
 const LIST_COLUMNS = `a.id, a.hostname, a.client_id, c.name AS client_name, a.site_id, s.name AS site_name, a.plat, a.monitoring_type,
   a.operating_system, a.version, a.last_seen, a.status, a.logged_in_username, a.public_ip, a.local_ip, a.cpu_model, a.total_ram, a.disks`;
-const DETAIL_COLUMNS = `${LIST_COLUMNS}, a.patches_pending, a.wmi_detail, a.deployment_id, a.os_hostname, a.created_at, a.updated_at`;
+const DETAIL_COLUMNS = `${LIST_COLUMNS}, a.patches_pending, a.wmi_detail, a.deployment_id, a.os_hostname, a.check_results_dropped::text AS check_results_dropped, a.created_at, a.updated_at`;
 const FROM = `agents a LEFT JOIN clients c ON c.id = a.client_id LEFT JOIN sites s ON s.client_id = a.client_id AND s.id = a.site_id`;
 
 export const AGENT_DETAIL_SQL = `SELECT ${DETAIL_COLUMNS} FROM ${FROM} WHERE a.id = $1`;

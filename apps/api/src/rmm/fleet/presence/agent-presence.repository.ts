@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RuntimeConfig } from '../../../config/runtime-config';
 import { TransactionHost } from '../../../database/transaction-host';
 import { outboxCtes } from '../../alerting/notifications/notification-outbox';
 import { FACT_COLUMNS, HeartbeatFacts } from './heartbeat-facts';
@@ -14,7 +15,7 @@ import { PendingHeartbeat } from './presence-rules';
  * folding the CTE into the UPDATE (where its ORDER BY would no longer decide the order of the locks).
  */
 const lockInIdOrder = (where: string, from = 'agents a'): string =>
-  `locked AS MATERIALIZED (SELECT a.id, a.status AS was FROM ${from} WHERE ${where} ORDER BY a.id FOR UPDATE OF a)`;
+  `locked AS MATERIALIZED (SELECT a.id, a.status AS was, a.offline_notified AS notified FROM ${from} WHERE ${where} ORDER BY a.id FOR UPDATE OF a)`;
 
 /**
  * Runs a batched write again when PostgreSQL chose it as a deadlock's victim anyway (it rolled back, nothing
@@ -63,7 +64,15 @@ export interface StatusChange {
  */
 @Injectable()
 export class AgentPresenceRepository {
-  constructor(private readonly tx: TransactionHost) {}
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly config: RuntimeConfig,
+  ) {}
+
+  /** outboxCtes with this server's RMM_NOTIFY_MAX_PER_AGENT_PER_HOUR. */
+  private outbox(name: string, event: Parameters<typeof outboxCtes>[1], source: string): string {
+    return outboxCtes(name, event, source, this.config.notifyMaxPerAgentPerHour);
+  }
 
   /** The stored secret hash (hex SHA-256) of each agent asked about that exists. */
   secretHashes(agentIds: number[]): Promise<Array<{ id: number; secret_hash: string | null }>> {
@@ -74,10 +83,12 @@ export class AgentPresenceRepository {
    * One batch of connects and closes (at most one per agent): a connect makes the agent online and increments its
    * connection_epoch; a close makes it offline only if its epoch is still the agent's and the agent is online
    * (`last_seen` stays the last time it was heard, the close's pending heartbeat included); a release (the server
-   * going away) writes only `last_seen`, if its epoch is still the agent's. agent.online (a connect that was not
-   * online) and agent.offline into the outbox. The rows changed.
+   * going away) writes only `last_seen`, if its epoch is still the agent's. Presence is debounced
+   * (docs/notifications.md): a close notifies agent.offline only after `graceSeconds` (offline_notify_at, for
+   * notifyOffline; at once when 0), and a connect notifies agent.online only when the agent's offline was notified.
+   * The rows changed.
    */
-  writeStatuses(batch: StatusWrite[]): Promise<StatusChange[]> {
+  writeStatuses(batch: StatusWrite[], now: Date, graceSeconds: number): Promise<StatusChange[]> {
     return retryDeadlock(() =>
       this.tx.rows<StatusChange>(
         `WITH s AS (SELECT * FROM unnest($1::int[], $2::text[], $3::timestamptz[], $4::bigint[]) AS x(id, kind, at, epoch)),
@@ -86,35 +97,62 @@ export class AgentPresenceRepository {
            UPDATE agents a SET
              status = CASE s.kind WHEN 'connect' THEN 'online' WHEN 'release' THEN a.status ELSE 'offline' END,
              last_seen = CASE WHEN s.kind = 'connect' THEN s.at ELSE GREATEST(a.last_seen, COALESCE(s.at, a.last_seen)) END,
-             connection_epoch = CASE WHEN s.kind = 'connect' THEN a.connection_epoch + 1 ELSE a.connection_epoch END
+             connection_epoch = CASE WHEN s.kind = 'connect' THEN a.connection_epoch + 1 ELSE a.connection_epoch END,
+             offline_notify_at = CASE WHEN s.kind = 'connect' THEN NULL
+                                      WHEN s.kind = 'disconnect' AND $6::int > 0 THEN $5::timestamptz + $6::int * interval '1 second'
+                                      ELSE a.offline_notify_at END,
+             offline_notified = CASE WHEN s.kind = 'connect' THEN false WHEN s.kind = 'disconnect' AND $6::int = 0 THEN true ELSE a.offline_notified END
             FROM s, locked l
            WHERE a.id = s.id AND l.id = s.id
              AND (s.kind = 'connect' OR (a.connection_epoch = s.epoch AND (s.kind = 'release' OR a.status = 'online')))
-           RETURNING a.id, s.kind, a.connection_epoch::text AS epoch, l.was),
+           RETURNING a.id, s.kind, a.connection_epoch::text AS epoch, l.was, l.notified),
          -- the notifications, in this statement (its transaction): none without the change, never the change without them
-         ${outboxCtes('online', 'agent.online', `SELECT id AS agent_id FROM changed WHERE kind = 'connect' AND was <> 'online'`)},
-         ${outboxCtes('offline', 'agent.offline', `SELECT id AS agent_id FROM changed WHERE kind = 'disconnect'`)}
-         SELECT * FROM changed`,
-        [batch.map((w) => w.agentId), batch.map((w) => w.kind), batch.map((w) => (w.at ? w.at.toISOString() : null)), batch.map((w) => w.epoch)],
+         ${this.outbox('online', 'agent.online', `SELECT id AS agent_id FROM changed WHERE kind = 'connect' AND was <> 'online' AND notified`)},
+         ${this.outbox('offline', 'agent.offline', `SELECT id AS agent_id FROM changed WHERE kind = 'disconnect' AND $6::int = 0`)}
+         SELECT id, kind, epoch, was FROM changed`,
+        [batch.map((w) => w.agentId), batch.map((w) => w.kind), batch.map((w) => (w.at ? w.at.toISOString() : null)), batch.map((w) => w.epoch), now, graceSeconds],
       ),
     );
   }
 
   /**
-   * Online and silent for `offlineAfterSeconds` → offline (agent.offline into the outbox); the agents changed. Each
-   * row changes once (the UPDATE decides), so instances sweeping together change each agent once.
+   * Online and silent for `offlineAfterSeconds` → offline; agent.offline into the outbox for those silent for
+   * `graceSeconds` too (the others: offline_notify_at, for notifyOffline); the agents changed. Each row changes
+   * once (the UPDATE decides), so instances sweeping together change each agent once.
    */
-  async markOffline(now: Date, offlineAfterSeconds: number): Promise<number[]> {
+  async markOffline(now: Date, offlineAfterSeconds: number, graceSeconds = 0): Promise<number[]> {
     // (the UPDATE in a CTE, so that the driver answers rows rather than an UPDATE's [rows, count]; the
     // conditions again in the UPDATE: a row changed while it was being locked is checked on its new version)
     const rows = await retryDeadlock(() =>
       this.tx.rows<{ id: number }>(
         `WITH ${lockInIdOrder(`a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
-         changed AS (UPDATE agents a SET status = 'offline' FROM locked l
-                      WHERE a.id = l.id AND a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id),
-         ${outboxCtes('notified', 'agent.offline', 'SELECT id AS agent_id FROM changed')}
+         changed AS (UPDATE agents a SET status = 'offline',
+                             offline_notified = a.last_seen <= $1::timestamptz - $3::int * interval '1 second',
+                             offline_notify_at = CASE WHEN a.last_seen <= $1::timestamptz - $3::int * interval '1 second' THEN NULL
+                                                      ELSE a.last_seen + $3::int * interval '1 second' END
+                        FROM locked l
+                      WHERE a.id = l.id AND a.status = 'online' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id, a.offline_notified),
+         ${this.outbox('notified', 'agent.offline', 'SELECT id AS agent_id FROM changed WHERE offline_notified')}
          SELECT id FROM changed ORDER BY id`,
-        [now, offlineAfterSeconds],
+        [now, offlineAfterSeconds, graceSeconds],
+      ),
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * agent.offline of the agents still offline (or overdue) whose grace has passed (offline_notify_at, written by a
+   * close or by markOffline), into the outbox, once each (the UPDATE decides); the agents notified.
+   */
+  async notifyOffline(now: Date): Promise<number[]> {
+    const rows = await retryDeadlock(() =>
+      this.tx.rows<{ id: number }>(
+        `WITH ${lockInIdOrder(`a.offline_notify_at <= $1::timestamptz`)},
+         changed AS (UPDATE agents a SET offline_notify_at = NULL, offline_notified = a.status <> 'online' FROM locked l
+                      WHERE a.id = l.id AND a.offline_notify_at <= $1::timestamptz RETURNING a.id, a.offline_notified),
+         ${this.outbox('notified', 'agent.offline', 'SELECT id AS agent_id FROM changed WHERE offline_notified')}
+         SELECT id FROM changed WHERE offline_notified ORDER BY id`,
+        [now],
       ),
     );
     return rows.map((r) => r.id);
@@ -127,7 +165,7 @@ export class AgentPresenceRepository {
         `WITH ${lockInIdOrder(`a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second'`)},
          changed AS (UPDATE agents a SET status = 'overdue' FROM locked l
                       WHERE a.id = l.id AND a.status <> 'overdue' AND a.last_seen < $1::timestamptz - $2 * interval '1 second' RETURNING a.id),
-         ${outboxCtes('notified', 'agent.overdue', 'SELECT id AS agent_id FROM changed')}
+         ${this.outbox('notified', 'agent.overdue', 'SELECT id AS agent_id FROM changed')}
          SELECT id FROM changed ORDER BY id`,
         [now, overdueAfterSeconds],
       ),
@@ -138,7 +176,7 @@ export class AgentPresenceRepository {
   /**
    * The heartbeats of one flush: last_seen of each row whose epoch is the heartbeat's connection's (a superseded
    * connection's heartbeats change nothing); an agent a sweep had turned offline or overdue while it was connected
-   * comes back online (agent.online into the outbox). The agents that came back.
+   * comes back online (agent.online into the outbox when its offline was notified). The agents that came back.
    */
   async writeHeartbeats(beats: PendingHeartbeat[]): Promise<number[]> {
     const rows = await retryDeadlock(() =>
@@ -146,10 +184,10 @@ export class AgentPresenceRepository {
         `WITH s AS (SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::bigint[]) AS x(id, at, epoch)),
          ${lockInIdOrder('a.connection_epoch = s.epoch', 'agents a JOIN s ON a.id = s.id')},
          changed AS (
-           UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online'
+           UPDATE agents a SET last_seen = GREATEST(a.last_seen, s.at), status = 'online', offline_notify_at = NULL, offline_notified = false
              FROM s, locked l WHERE a.id = s.id AND l.id = s.id AND a.connection_epoch = s.epoch
-           RETURNING a.id, l.was),
-         ${outboxCtes('notified', 'agent.online', `SELECT id AS agent_id FROM changed WHERE was <> 'online'`)}
+           RETURNING a.id, l.was, l.notified),
+         ${this.outbox('notified', 'agent.online', `SELECT id AS agent_id FROM changed WHERE was <> 'online' AND notified`)}
          SELECT id FROM changed WHERE was <> 'online' ORDER BY id`,
         [beats.map((b) => b.agentId), beats.map((b) => b.at.toISOString()), beats.map((b) => b.epoch)],
       ),

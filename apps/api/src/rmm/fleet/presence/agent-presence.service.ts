@@ -242,7 +242,11 @@ export class AgentPresenceService implements BeforeApplicationShutdown {
       for (const op of all) if (!batch.includes(op)) op.waiter.resolve();
       if (batch.length === 0) continue;
       try {
-        const rows = await this.repo.writeStatuses(batch.map((op): StatusWrite => ({ agentId: op.conn.agentId, kind: op.kind, at: op.at, epoch: op.conn.epoch })));
+        const rows = await this.repo.writeStatuses(
+          batch.map((op): StatusWrite => ({ agentId: op.conn.agentId, kind: op.kind, at: op.at, epoch: op.conn.epoch })),
+          this.clock.now(),
+          this.config.notifyOfflineGraceSeconds,
+        );
         const connected: number[] = [];
         for (const r of rows) {
           if (r.kind === 'connect') {
@@ -282,7 +286,9 @@ export class AgentPresenceService implements BeforeApplicationShutdown {
    */
   async markSilent(now: Date, offlineAfterSeconds: number, overdueAfterSeconds: number): Promise<{ offline: number[]; overdue: number[] }> {
     await this.flush();
-    const offline = await this.repo.markOffline(now, offlineAfterSeconds);
+    const offline = await this.repo.markOffline(now, offlineAfterSeconds, this.config.notifyOfflineGraceSeconds);
+    // agent.offline of the agents whose close (or silence) is past RMM_NOTIFY_OFFLINE_GRACE_SECONDS by now
+    await this.repo.notifyOffline(now);
     const overdue = await this.repo.markOverdue(now, overdueAfterSeconds);
     for (const agentId of offline) this.events.emit('agent.offline', { agentId });
     for (const agentId of overdue) this.events.emit('agent.overdue', { agentId });
