@@ -1,12 +1,13 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { DomainError } from '../common/errors/domain-error';
-import { ConfigError, loadConfig } from '../config/app-config';
-import { openDatabase } from '../database/database';
-import { CliModule } from './cli.module';
+import type { ConfigError } from '../config/app-config';
 import { AUDITED_COMMANDS, CliIo, describeRefusal, invocation, recordCommand } from './commands';
 
-/** `npm run cli -- <command>`: operator commands on the server's database (embedded or DATABASE_URL). */
+/**
+ * `npm run cli -- <command>`: operator commands on the server's database (embedded or DATABASE_URL). Only the
+ * command line's reader is loaded up front; the configuration, the database and Nest with the server's modules are
+ * required once the command line is known to be a command (a deferred `require`: this file is CommonJS, where
+ * `await import()` of our own files would go through the ESM loader), so a usage error or --help answers at once.
+ */
 export async function runCli(argv: string[], io: CliIo, env = process.env): Promise<number> {
   // The command line is read first: a usage error is exit code 2 even when the configuration or database is wrong.
   const call = invocation(argv);
@@ -14,6 +15,7 @@ export async function runCli(argv: string[], io: CliIo, env = process.env): Prom
     io.err(call.text);
     return call.code;
   }
+  const { loadConfig } = require('../config/app-config') as typeof import('../config/app-config');
   let config;
   try {
     config = loadConfig(env);
@@ -21,6 +23,7 @@ export async function runCli(argv: string[], io: CliIo, env = process.env): Prom
     io.err(`rmm-cli: invalid configuration: ${(err as ConfigError).message}`);
     return 1;
   }
+  const { openDatabase } = require('../database/database') as typeof import('../database/database');
   let db;
   try {
     // Uses the server's embedded PostgreSQL when it is running, else starts it for this command.
@@ -29,10 +32,14 @@ export async function runCli(argv: string[], io: CliIo, env = process.env): Prom
     io.err(`rmm-cli: ${(err as Error).message.split('\n')[0]}`);
     return 1;
   }
+  require('reflect-metadata');
+  const { NestFactory } = require('@nestjs/core') as typeof import('@nestjs/core');
+  const { CliModule } = require('./cli.module') as typeof import('./cli.module');
+  const services = require('./cli-services') as typeof import('./cli-services');
   const ctx = await NestFactory.createApplicationContext(CliModule.forRoot(config, db.url), { logger: false, abortOnError: false });
   let failure: unknown;
   try {
-    await call.run(ctx, io);
+    await call.run(ctx, io, services);
     return 0;
   } catch (err) {
     // What the operator reads is what the audit log keeps.
@@ -40,7 +47,7 @@ export async function runCli(argv: string[], io: CliIo, env = process.env): Prom
     io.err(`rmm-cli: ${(failure as Error).message ?? String(failure)}`);
     return 1;
   } finally {
-    if (AUDITED_COMMANDS.has(call.name)) await recordCommand(ctx, call.name, call.args, failure, io);
+    if (AUDITED_COMMANDS.has(call.name)) await recordCommand(ctx, services, call.name, call.args, failure, io);
     await ctx.close();
     await db.stop();
   }

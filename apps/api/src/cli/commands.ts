@@ -1,19 +1,16 @@
-import { INestApplicationContext } from '@nestjs/common';
-import { OPERATOR_ROLES, type OperatorEntity, type OperatorRole } from '@app/entities';
+import type { INestApplicationContext } from '@nestjs/common';
+import type { OperatorEntity } from '@app/entities';
+import { OPERATOR_ROLES, type OperatorRole } from '@app/entities/enums';
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { Clock } from '../common/clock';
 import { CommonErrorCode, DomainError, invalid, notFound } from '../common/errors/domain-error';
-import { AgentSigningKey } from '../rmm/fleet/agent-binaries/signing-key';
-import { RuntimeConfig } from '../config/runtime-config';
-import { UsersService } from '../platform/users/users.service';
-import { ApiKeysService, parseDuration } from '../rmm/access/api-keys/api-keys.service';
+import { parseDuration } from '../rmm/access/api-keys/key-expiry';
 import { cliOutcome, cliTarget } from '../rmm/access/audit/audit-entry';
-import { AuditService } from '../rmm/access/audit/audit.service';
-import { ClientsService } from '../rmm/tenancy/clients/clients.service';
-import { EVERY_CLIENT } from '../rmm/common/client-scope';
-import { OperatorsService } from '../rmm/access/operators/operators.service';
 import { iso, parseId } from '../common/values';
+// Types only: the services are loaded once a command's arguments are read and the database is open (cli.ts), so a
+// usage error or --help loads none of the server's modules.
+import type * as CliServices from './cli-services';
+import type { ClientsService, OperatorsService } from './cli-services';
 
 export interface CliIo {
   /** Results meant for scripts (a new key's secret, tables). */
@@ -32,8 +29,11 @@ export interface CliIo {
 
 export class UsageError extends Error {}
 
-/** A command whose arguments have been read: what remains needs the database. */
-type Run = (ctx: INestApplicationContext, io: CliIo) => Promise<void>;
+/** The services a command asks its context for (cli-services.ts, loaded when a command runs). */
+export type Services = typeof CliServices;
+
+/** A command whose arguments have been read: what remains needs the database (and the services, given as `s`). */
+type Run = (ctx: INestApplicationContext, io: CliIo, s: Services) => Promise<void>;
 
 interface Command {
   /** The command line, as the usage text shows it. */
@@ -53,8 +53,8 @@ export const COMMANDS: Record<string, Command> = {
       const scopes = scopeList(required(values.scopes, '--scopes'));
       const clients = values.clients === undefined ? null : idList(values.clients as string, '--clients');
       const expiresIn = values['expires-in'] === undefined ? undefined : duration(values['expires-in'] as string, '--expires-in');
-      return async (ctx, io) => {
-        const { key, secret } = await ctx.get(ApiKeysService).create({ name, scopes, clients, expiresIn });
+      return async (ctx, io, s) => {
+        const { key, secret } = await ctx.get(s.ApiKeysService).create({ name, scopes, clients, expiresIn });
         const expiry = key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : '';
         const limit = key.clients ? `, clients ${key.clients.join(',')} only` : '';
         // At a terminal the secret is the next line; in a pipe it goes where stdout goes, not "below".
@@ -69,8 +69,8 @@ export const COMMANDS: Record<string, Command> = {
     does: 'list keys (never their secrets) with the clients each is limited to (all: none)',
     prepare: (args) => {
       parse(args, {});
-      return async (ctx, io) => {
-        const keys = await ctx.get(ApiKeysService).list();
+      return async (ctx, io, s) => {
+        const keys = await ctx.get(s.ApiKeysService).list();
         io.out(['ID', 'NAME', 'PREFIX', 'SCOPES', 'CLIENTS', 'EXPIRES', 'REVOKED', 'LAST USED'].join('\t'));
         for (const k of keys) {
           io.out([k.id, k.name, `${k.prefix}…`, k.scopes.join(','), k.clients?.join(',') ?? 'all', when(k.expiresAt), when(k.revokedAt), when(k.lastUsedAt)].join('\t'));
@@ -84,8 +84,8 @@ export const COMMANDS: Record<string, Command> = {
     prepare: (args) => {
       const { positionals } = parse(args, {}, 1);
       const keyId = id(positionals[0], 'ID');
-      return async (ctx, io) => {
-        const key = await ctx.get(ApiKeysService).revoke(keyId).catch((err: unknown) => {
+      return async (ctx, io, s) => {
+        const key = await ctx.get(s.ApiKeysService).revoke(keyId).catch((err: unknown) => {
           throw isNotFound(err) ? notFound(`no API key ${keyId}`) : err;
         });
         io.err(`revoked API key ${key.id} "${key.name}" at ${when(key.revokedAt)}`);
@@ -101,16 +101,16 @@ export const COMMANDS: Record<string, Command> = {
       const password = required(values.password, '--password');
       const clientId = values.client === undefined ? null : id(values.client as string, '--client');
       const siteId = values.site === undefined ? null : id(values.site as string, '--site');
-      return async (ctx, io) => {
-        const r = ctx.get(RuntimeConfig);
+      return async (ctx, io, s) => {
+        const r = ctx.get(s.RuntimeConfig);
         if (clientId !== null || siteId !== null) {
           if (r.rmmApiUrl === undefined) {
-            await checkTenant(ctx.get(ClientsService), { clientId, siteId }, { clientId: r.rmmDefaultClientId, siteId: r.rmmDefaultSiteId });
+            await checkTenant(ctx.get(s.ClientsService), s, { clientId, siteId }, { clientId: r.rmmDefaultClientId, siteId: r.rmmDefaultSiteId });
           } else {
             io.err(`rmm-cli: note: the enrollment function uses the backend at RMM_API_URL; --client and --site are not checked against this server`);
           }
         }
-        const { user } = await ctx.get(UsersService).create({ email, password, clientId, siteId });
+        const { user } = await ctx.get(s.UsersService).create({ email, password, clientId, siteId });
         io.out(user.id);
         io.err(`created user ${user.email}${clientId ? ` for client ${clientId}` : ''}${siteId ? `, site ${siteId}` : ''}`);
       };
@@ -122,8 +122,8 @@ export const COMMANDS: Record<string, Command> = {
     prepare: (args) => {
       const { values } = parse(args, { name: { type: 'string' } });
       const name = required(values.name, '--name');
-      return async (ctx, io) => {
-        const client = await ctx.get(ClientsService).createClient(name);
+      return async (ctx, io, s) => {
+        const client = await ctx.get(s.ClientsService).createClient(name);
         io.out(String(client.id));
         io.err(`created client ${client.id} "${client.name}"`);
       };
@@ -136,10 +136,10 @@ export const COMMANDS: Record<string, Command> = {
       const { values } = parse(args, { client: { type: 'string' }, name: { type: 'string' } });
       const clientId = id(required(values.client, '--client'), '--client');
       const name = required(values.name, '--name');
-      return async (ctx, io) => {
-        const clients = ctx.get(ClientsService);
+      return async (ctx, io, s) => {
+        const clients = ctx.get(s.ClientsService);
         if (!(await clients.exists(clientId))) throw notFound(`no client ${clientId}`);
-        const site = await clients.createSite(clientId, name, EVERY_CLIENT);
+        const site = await clients.createSite(clientId, name, s.EVERY_CLIENT);
         io.out(String(site.id));
         io.err(`created site ${site.id} "${site.name}" under client ${site.clientId}`);
       };
@@ -150,8 +150,8 @@ export const COMMANDS: Record<string, Command> = {
     does: "print the generated data-platform and function keys, the default tenant, and the agent update signing key's public half",
     prepare: (args) => {
       parse(args, {});
-      return async (ctx, io) => {
-        const r = ctx.get(RuntimeConfig);
+      return async (ctx, io, s) => {
+        const r = ctx.get(s.RuntimeConfig);
         const shown: Array<[string, string]> = [
           ['DATA_ANON_KEY', r.dataAnonKey],
           ['DATA_SERVICE_ROLE_KEY', r.dataServiceRoleKey],
@@ -165,7 +165,7 @@ export const COMMANDS: Record<string, Command> = {
         io.out(`RMM_DEFAULT_CLIENT_ID=${r.rmmDefaultClientId}`);
         io.out(`RMM_DEFAULT_SITE_ID=${r.rmmDefaultSiteId}`);
         // The public half only (never the private seed): what the installers write into each agent as update_key.
-        io.out(`RMM_AGENT_SIGNING_PUBLIC_KEY=${new AgentSigningKey(r).publicKeyBase64}`);
+        io.out(`RMM_AGENT_SIGNING_PUBLIC_KEY=${new s.AgentSigningKey(r).publicKeyBase64}`);
       };
     },
   },
@@ -177,9 +177,9 @@ export const COMMANDS: Record<string, Command> = {
       const email = required(values.email, '--email');
       const role = roleOf(required(values.role, '--role'));
       const clients = values.clients === undefined ? null : idList(values.clients as string, '--clients');
-      return async (ctx, io) => {
+      return async (ctx, io, s) => {
         const password = await secret(io, `password for ${email}: `, true);
-        const op = await ctx.get(OperatorsService).create({ email, password, role, clients });
+        const op = await ctx.get(s.OperatorsService).create({ email, password, role, clients });
         io.out(String(op.id));
         io.err(`created operator ${op.id} ${op.email} (${op.role}${op.clients ? `, clients ${op.clients.join(',')}` : ', every client'})`);
       };
@@ -190,9 +190,9 @@ export const COMMANDS: Record<string, Command> = {
     does: 'list console operators',
     prepare: (args) => {
       parse(args, {});
-      return async (ctx, io) => {
+      return async (ctx, io, s) => {
         io.out(['ID', 'EMAIL', 'ROLE', 'CLIENTS', 'TOTP', 'DISABLED', 'CREATED'].join('\t'));
-        for (const o of await ctx.get(OperatorsService).list()) {
+        for (const o of await ctx.get(s.OperatorsService).list()) {
           io.out([o.id, o.email, o.role, o.clients ? o.clients.join(',') : 'all', o.totpSecret ? 'yes' : 'no', o.disabled ? 'yes' : 'no', when(o.createdAt)].join('\t'));
         }
       };
@@ -273,6 +273,7 @@ export function describeRefusal(err: DomainError): string {
  */
 async function checkTenant(
   clients: ClientsService,
+  s: Services,
   given: { clientId: number | null; siteId: number | null },
   defaults: { clientId: number; siteId: number },
 ): Promise<void> {
@@ -290,7 +291,7 @@ async function checkTenant(
   }
   // --client alone: the enrollment takes the default site, which must be this client's.
   if ((await clients.findSite(defaults.siteId))?.clientId === clientId) return;
-  const [sites] = await clients.sitesOf(clientId, { offset: 0 }, EVERY_CLIENT);
+  const [sites] = await clients.sitesOf(clientId, { offset: 0 }, s.EVERY_CLIENT);
   if (sites.length === 0) throw invalid(`client ${clientId} has no site: give --site (create one first: site create --client ${clientId} --name N)`);
   throw invalid(`client ${clientId} needs a site: give --site (its sites: ${sites.map((s) => `${s.id} "${s.name}"`).join(', ')})`);
 }
@@ -312,10 +313,10 @@ export const AUDITED_COMMANDS: ReadonlySet<string> = new Set([
  * The audit row of a command: actor `cli` and the operating-system user, the command, its arguments without
  * secrets (never a password), `ok` or `error: <message>`. A failure to write it is a warning, not a failure.
  */
-export async function recordCommand(ctx: INestApplicationContext, command: string, args: string[], error: unknown, io: CliIo): Promise<void> {
+export async function recordCommand(ctx: INestApplicationContext, s: Services, command: string, args: string[], error: unknown, io: CliIo): Promise<void> {
   try {
-    await ctx.get(AuditService).recordNow({
-      at: ctx.get(Clock).now(),
+    await ctx.get(s.AuditService).recordNow({
+      at: ctx.get(s.Clock).now(),
       actorKind: 'cli',
       actorId: null,
       actorName: osUser(),
@@ -404,8 +405,8 @@ function operatorCommand(verb: string, does: string, act: (operators: OperatorsS
     prepare: (args) => {
       const { values } = parse(args, { email: { type: 'string' } });
       const email = required(values.email, '--email');
-      return async (ctx, io) => {
-        const operators = ctx.get(OperatorsService);
+      return async (ctx, io, s) => {
+        const operators = ctx.get(s.OperatorsService);
         await act(operators, await operators.byEmail(email), io);
       };
     },
