@@ -16,6 +16,7 @@ import { Notifications1764600000000 } from './1764600000000-notifications';
 import { JobStates1764700000000 } from './1764700000000-job-states';
 import { NotificationPages1764800000000 } from './1764800000000-notification-pages';
 import { CheckEnabled1764812900000 } from './1764812900000-check-enabled';
+import { UpdateRolloutHalts1764900000000 } from './1764900000000-update-rollout-halts';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -36,4 +37,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   JobStates1764700000000,
   NotificationPages1764800000000,
   CheckEnabled1764812900000,
+  UpdateRolloutHalts1764900000000,
 ];

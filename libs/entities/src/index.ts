@@ -22,6 +22,7 @@ import { SessionEntity } from './session.entity';
 import { SiteEntity } from './site.entity';
 import { TaskEntity } from './task.entity';
 import { AgentUpdateEntity } from './agent-update.entity';
+import { AgentUpdateHaltEntity } from './agent-update-halt.entity';
 import { TaskRunEntity } from './task-run.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
@@ -31,6 +32,7 @@ export * from './notification-events';
 export {
   AgentEntity,
   AgentUpdateEntity,
+  AgentUpdateHaltEntity,
   AlertEntity,
   ApiKeyEntity,
   AppSettingEntity,
@@ -93,4 +95,5 @@ export const ALL_ENTITIES = [
   NotificationDeliveryEntity,
   JobStateEntity,
   NotificationPageEntity,
+  AgentUpdateHaltEntity,
 ];
