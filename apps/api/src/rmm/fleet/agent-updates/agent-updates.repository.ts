@@ -148,11 +148,11 @@ export class AgentUpdatesRepository {
       `WITH f AS (
          SELECT count(*)::int AS n, (array_agg(a.hostname || ': ' || COALESCE(u.error, 'no reason given') ORDER BY u.finished_at DESC))[1] AS last
            FROM agent_updates u JOIN agents a ON a.id = u.agent_id
-          WHERE u.to_version = $1 AND u.status = 'failed' AND u.finished_at > $2
+          WHERE u.to_version = $1::text AND u.status = 'failed' AND u.finished_at > $2::timestamptz
             AND u.finished_at > COALESCE((SELECT h.resumed_at FROM agent_update_halts h WHERE h.version = $1), '-infinity'))
        INSERT INTO agent_update_halts (version, halted_at, reason)
-       SELECT $1, $4, f.n || ' updates to ' || $1 || ' failed within an hour (more than RMM_AGENT_UPDATE_HALT_FAILURES, ' || $3 || '); the last: ' || left(f.last, 500)
-         FROM f WHERE f.n > $3
+       SELECT $1::text, $4::timestamptz, f.n || ' updates to ' || $1::text || ' failed within an hour (more than RMM_AGENT_UPDATE_HALT_FAILURES, ' || $3::int || '); the last: ' || left(f.last, 500)
+         FROM f WHERE f.n > $3::int
        ON CONFLICT (version) DO UPDATE SET halted_at = EXCLUDED.halted_at, reason = EXCLUDED.reason, alert_id = NULL, resumed_at = NULL, resumed_by = NULL
         WHERE agent_update_halts.resumed_at IS NOT NULL
        RETURNING reason`,
