@@ -33,7 +33,7 @@ export class AgentBinaryBuilder {
         reject(new Error(`could not start the build: ${(err as Error).message}`));
         return;
       }
-      let timer: NodeJS.Timeout | undefined;
+      const timer = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS);
       child.on('error', (err) => {
         clearTimeout(timer);
         reject(new Error(`could not start the build (${node}): ${err.message}`));
@@ -44,7 +44,6 @@ export class AgentBinaryBuilder {
       };
       child.stdout?.on('data', keep);
       child.stderr?.on('data', keep);
-      timer = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS);
       child.once('close', (code, signal) => {
         clearTimeout(timer);
         if (code === 0) resolve();
