@@ -171,7 +171,7 @@ async function bareDownloads(url, n, concurrency) {
   return { ms: now() - started, peak: flight.peak };
 }
 
-async function runAgentUpdatesBench({ baseUrl, agents = 2_000, binaryMiB = 8, concurrency = 50, log = () => undefined }) {
+async function runAgentUpdatesBench({ baseUrl, agents = 2_000, binaryMiB = 8, concurrency = 50, skipBaseline = false, log = () => undefined }) {
   const binDir = mkdtempSync(path.join(os.tmpdir(), 'rmm-bench-agent-updates-'));
   const binary = randomBytes(binaryMiB * 1024 * 1024);
   const sha256 = createHash('sha256').update(binary).digest('hex');
@@ -193,8 +193,11 @@ async function runAgentUpdatesBench({ baseUrl, agents = 2_000, binaryMiB = 8, co
     const apiKey = env.RMM_ADMIN_API_KEY;
     const ids = await seedAgents(databaseUrl, agents);
 
-    log(`agent updates: baseline, ${agents} bare downloads of ${binaryMiB} MiB, ${concurrency} at a time…`);
-    const baseline = await bareDownloads(`${server.url}/agent/v1/download/${TARGET}`, agents, concurrency);
+    let baseline = { ms: NaN, peak: NaN };
+    if (!skipBaseline) {
+      log(`agent updates: baseline, ${agents} bare downloads of ${binaryMiB} MiB, ${concurrency} at a time…`);
+      baseline = await bareDownloads(`${server.url}/agent/v1/download/${TARGET}`, agents, concurrency);
+    }
 
     const rssBefore = memoryOf(server.pid).rss;
     let rssPeak = rssBefore;
@@ -293,8 +296,9 @@ if (require.main === module) {
     if (argv[i] === '--agents') args.agents = Number(argv[++i]);
     else if (argv[i] === '--binary-mb') args.binaryMiB = Number(argv[++i]);
     else if (argv[i] === '--concurrency') args.concurrency = Number(argv[++i]);
+    else if (argv[i] === '--skip-baseline') args.skipBaseline = true;
     else {
-      console.error('usage: DATABASE_URL=postgres://… node bench/agent-updates.js [--agents N] [--binary-mb M] [--concurrency C]');
+      console.error('usage: DATABASE_URL=postgres://… node bench/agent-updates.js [--agents N] [--binary-mb M] [--concurrency C] [--skip-baseline]');
       process.exit(2);
     }
   }
@@ -306,7 +310,7 @@ if (require.main === module) {
   runAgentUpdatesBench({ baseUrl: process.env.DATABASE_URL, ...args, log: (m) => console.error(`[bench] ${m}`) }).then(
     (r) => {
       const table = agentUpdatesMarkdown(r);
-      updateAgentUpdatesDoc(table);
+      if (!args.skipBaseline) updateAgentUpdatesDoc(table);
       console.log(JSON.stringify(r));
       console.log(table);
     },
