@@ -110,7 +110,13 @@ class UpdatingAgent {
         let lastError = '';
         ws.on('error', (err) => (lastError = err.message));
         ws.on('close', (code) => {
-          if (greeted || this.closing) return;
+          clearInterval(this.beat);
+          if (this.closing || ws !== this.ws) return; // (closed by this agent: stopping, or restarting on the new version)
+          if (greeted) {
+            // Dropped by the server while up (a silence sweep under load): back, as the agent does.
+            setTimeout(() => void this.connect().catch(() => undefined), 1_000 + Math.random() * 2_000);
+            return;
+          }
           if (code === 1013) this.refusals.count++;
           if (Date.now() > deadline) return reject(new Error(`agent ${this.id} not connected within ${CONNECT_GIVE_UP_MS / 1000} s (last: ${code} ${lastError})`));
           setTimeout(attempt, 1_000 + Math.random() * 2_000);
@@ -125,6 +131,10 @@ class UpdatingAgent {
           if (m.type === 'hello') {
             greeted = true;
             ws.send(JSON.stringify({ type: 'heartbeat', facts: { hostname: `bench-${this.id}`, plat: 'linux', version: this.version, update_target: TARGET } }));
+            // Heartbeats as hello asks: a connect phase longer than RMM_AGENT_OFFLINE_AFTER_SECONDS (a loaded machine)
+            // must not have the first agents swept offline and dropped.
+            clearInterval(this.beat);
+            this.beat = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: 'heartbeat' })), (m.heartbeat_seconds ?? 30) * 1_000);
             if (this.version === NEW && this.updatedAt === undefined) this.updatedAt = now();
             resolve();
           } else if (m.type === 'update.available') {
@@ -141,7 +151,9 @@ class UpdatingAgent {
       const got = await download(`${this.serverUrl}${offer.url}`, this.flight);
       if (got.sha256 !== offer.sha256 || got.size !== offer.size) throw new Error('sha256 or size mismatch');
       this.version = offer.version;
-      this.ws.terminate();
+      const old = this.ws;
+      this.ws = undefined;
+      old.terminate();
       await this.connect();
     } catch (err) {
       this.failures.push(err.message);
@@ -151,6 +163,7 @@ class UpdatingAgent {
 
   close() {
     this.closing = true;
+    clearInterval(this.beat);
     this.ws?.terminate();
   }
 }
