@@ -109,7 +109,13 @@ class ServerProcess {
     const fd = openSync(this.logFile, 'a');
     const started = now();
     const extra = process.env.BENCH_SERVER_NODE_OPTIONS ? process.env.BENCH_SERVER_NODE_OPTIONS.split(' ') : [];
-    this.child = spawn(process.execPath, [...extra, MAIN], { cwd: ROOT, env: { ...process.env, REDIS_URL: '', ...this.env }, stdio: ['ignore', fd, fd] });
+    // Through sh, which raises its soft open-file limit to the hard one and execs the server (same process): the
+    // server measures its head-room from the soft limit (RMM_FD_HEADROOM), so the bench gives it all it may have.
+    this.child = spawn('sh', ['-c', 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"', process.execPath, ...extra, MAIN], {
+      cwd: ROOT,
+      env: { ...process.env, REDIS_URL: '', ...this.env },
+      stdio: ['ignore', fd, fd],
+    });
     closeSync(fd);
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
     let gone = false;

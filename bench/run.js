@@ -54,7 +54,18 @@ function parseArgs(argv) {
   return args;
 }
 
-/** The largest number of agents one server process can hold here: its open-file limit minus what it needs besides. */
+/**
+ * The server's open-file head-room at the bench's RMM_AGENT_UPDATE_CONCURRENCY (50): RMM_FD_HEADROOM's default,
+ * max(256, 2 × 50 + 128) (apps/api/src/health/fd-headroom.ts). The server refuses agents (1013) within it.
+ */
+const SERVER_FD_HEADROOM = 256;
+
+/**
+ * The largest number of agents one server process can hold here: its open-file limit (`ulimit -Hn`: the bench's
+ * servers inherit the soft limit, which a process may raise up to this hard one; raising the hard one needs
+ * CAP_SYS_RESOURCE) less the head-room the server keeps free (SERVER_FD_HEADROOM) and 100 for its own files
+ * (PostgreSQL connections, logs, listening sockets).
+ */
 function maxAgents() {
   let limit = 1_048_576;
   try {
@@ -62,7 +73,7 @@ function maxAgents() {
   } catch {
     /* keep the default */
   }
-  return { limit, max: limit - 100 };
+  return { limit, max: limit - SERVER_FD_HEADROOM - 100 };
 }
 
 async function main() {
@@ -79,7 +90,9 @@ async function main() {
   const agents = Math.min(requested, max);
   const full = requested >= 10_000;
   const log = (m) => console.error(`[bench] ${m}`);
-  if (agents < requested) log(`${requested} agents asked, ${agents} measured: one process may open ${limit} files here (ulimit -Hn), and the server needs one per agent plus its own`);
+  if (agents < requested) {
+    log(`${requested} agents asked, ${agents} measured: one process may open ${limit} files here (ulimit -Hn), the server needs one per agent plus its own, and keeps ${SERVER_FD_HEADROOM} free (RMM_FD_HEADROOM)`);
+  }
 
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-if-stale.js')], { cwd: ROOT, stdio: 'inherit' });
   // DATABASE_URL names a PostgreSQL server on which the bench creates (and drops) databases of its own; without

@@ -18,6 +18,7 @@ import { NotificationPages1764800000000 } from './1764800000000-notification-pag
 import { CheckEnabled1764812900000 } from './1764812900000-check-enabled';
 import { ReenrollAllowance1764831000000 } from './1764831000000-reenroll-allowance';
 import { NotificationCircuit1764850300000 } from './1764850300000-notification-circuit';
+import { UpdateRolloutHalts1764900000000 } from './1764900000000-update-rollout-halts';
 import { AgentFloods1764900300000 } from './1764900300000-agent-floods';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
@@ -41,5 +42,6 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   CheckEnabled1764812900000,
   ReenrollAllowance1764831000000,
   NotificationCircuit1764850300000,
+  UpdateRolloutHalts1764900000000,
   AgentFloods1764900300000,
 ];

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { cleanEnv, freePort, startMain } from './processes';
+import { cleanEnv, freePort, MAIN_JS, startMain } from './processes';
 
 /** The real server (dist/apps/api/src/main.js) as a child process, with what /proc says about it. */
 export interface ServerProcess {
@@ -26,11 +26,14 @@ export interface ServerProcess {
 /**
  * Starts the real server on 127.0.0.1 and a free port, or `options.port` (a restart on the address its agents
  * know) (HOST and PORT are set here; give DATABASE_URL, keys and the rest in `env`), and waits until /healthz answers.
+ * `prefix`: a command the server is started through, which execs it in the same process (e.g.
+ * `['prlimit', '--nofile=400:400']`: the server then runs with that open-file limit).
  */
-export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, options: { port?: number; prefix?: string[] } = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const started = await startMain(cleanEnv({ LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env, HOST: '127.0.0.1', PORT: String(port) }), url);
+  const command: [string, ...string[]] | undefined = options.prefix?.length ? [options.prefix[0], ...options.prefix.slice(1), process.execPath, MAIN_JS] : undefined;
+  const started = await startMain(cleanEnv({ LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env, HOST: '127.0.0.1', PORT: String(port) }), url, 60_000, { command });
   const pid = started.child.pid!;
   return {
     url,

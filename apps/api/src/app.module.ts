@@ -9,6 +9,7 @@ import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './database/data-source';
 import { ConsoleModule } from './console/console.module';
 import { EnrollModule } from './enroll/enroll.module';
+import { FdHeadroomModule } from './health/fd-headroom';
 import { HealthModule } from './health/health.module';
 import { PlatformModule } from './platform/platform.module';
 import { UsersModule } from './platform/users/users.module';
@@ -30,6 +31,7 @@ export function coreImports(config: AppConfig, databaseUrl: string, clock?: Cloc
     JobsModule,
     SettingsModule,
     ConfigModule.forRoot(config, clock),
+    FdHeadroomModule,
     RedisModule,
     RateLimitModule,
     RmmBusModule,

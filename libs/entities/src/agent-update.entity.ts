@@ -43,4 +43,11 @@ export class AgentUpdateEntity {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
+
+  /**
+   * A pending update is not offered before this time: one released because its offer went unanswered
+   * (RMM_AGENT_UPDATE_OFFER_SECONDS) or its agent disconnected is retried later, not at the next round.
+   */
+  @Column({ name: 'not_before', type: 'timestamptz', nullable: true })
+  notBefore: Date | null;
 }

@@ -14,6 +14,7 @@ import { TaskEntity } from './task.entity';
 @Index('UQ_alerts_open_task', ['taskId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'task_failure'` })
 @Index('UQ_alerts_open_overdue', ['agentId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'agent_overdue'` })
 @Index('UQ_alerts_open_enrollment_conflict', ['agentId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'enrollment_conflict'` })
+@Index('UQ_alerts_open_agent_build_failed', ['agentId'], { unique: true, where: `NOT "resolved" AND "alert_type" = 'agent_build_failed'` })
 export class AlertEntity {
   @PrimaryGeneratedColumn()
   id: number;

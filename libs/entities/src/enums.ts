@@ -23,7 +23,7 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 export const ARCHES = ['amd64', 'arm64', 'amd64-mac', 'arm64-mac'] as const;
 export type Arch = (typeof ARCHES)[number];
 
-export const ALERT_TYPES = ['check_failure', 'task_failure', 'agent_overdue', 'enrollment_conflict'] as const;
+export const ALERT_TYPES = ['check_failure', 'task_failure', 'agent_overdue', 'enrollment_conflict', 'agent_update_halted', 'agent_build_failed'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 export const ALERT_SEVERITIES = ['info', 'warning', 'error'] as const;

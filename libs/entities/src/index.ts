@@ -24,6 +24,7 @@ import { SessionEntity } from './session.entity';
 import { SiteEntity } from './site.entity';
 import { TaskEntity } from './task.entity';
 import { AgentUpdateEntity } from './agent-update.entity';
+import { AgentUpdateHaltEntity } from './agent-update-halt.entity';
 import { TaskRunEntity } from './task-run.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
@@ -33,6 +34,7 @@ export * from './notification-events';
 export {
   AgentEntity,
   AgentUpdateEntity,
+  AgentUpdateHaltEntity,
   AlertEntity,
   AlertFlapEntity,
   ApiKeyEntity,
@@ -99,4 +101,5 @@ export const ALL_ENTITIES = [
   NotificationPageEntity,
   AlertFlapEntity,
   NotificationBudgetEntity,
+  AgentUpdateHaltEntity,
 ];

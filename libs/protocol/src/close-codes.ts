@@ -11,6 +11,8 @@ export const CLOSE_CODES = {
   tooBig: 1009,
   /** The server failed handling a message (it logged why). */
   serverError: 1011,
+  /** The server is out of room for connections (its open-file head-room): reconnect with the usual back-off. */
+  tryAgainLater: 1013,
   /** A newer connection of this agent took over: stop. */
   replaced: 4000,
   /** The agent was re-enrolled: this secret no longer works; stop. */

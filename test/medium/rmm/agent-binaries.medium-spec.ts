@@ -36,6 +36,9 @@ function writeBinary(dir: string, target: AgentTarget, version: string, bytes: B
 class FakeBuilder extends AgentBinaryBuilder {
   builds: string[] = [];
   fail = false;
+  constructor() {
+    super(new RuntimeConfig());
+  }
   override async build(target: AgentTarget, version: string, outDir: string): Promise<void> {
     this.builds.push(`${target}@${version}`);
     await new Promise((r) => setTimeout(r, 20));

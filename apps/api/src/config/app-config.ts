@@ -44,6 +44,11 @@ export interface AppConfig {
    * except where a test exercises the build.
    */
   agentBuild: boolean;
+  /**
+   * RMM_AGENT_BUILD_NODE: the Node.js executable the on-demand build runs scripts/build-agent.js with. Default: the
+   * server's own (process.execPath).
+   */
+  agentBuildNode?: string;
   logLevel: LogLevel;
   /** Secrets given by the operator (never printed). */
   jwtSecret?: string;
@@ -114,6 +119,15 @@ export interface AppConfig {
   agentUpdateConcurrency: number;
   /** RMM_QUEUE_MAX_PER_AGENT: at most this many runs queued for one agent (more: 429; docs/security.md, N6). */
   queueMaxPerAgent: number;
+  /** RMM_AGENT_UPDATE_OFFER_SECONDS: an offer its agent has not answered this long is released (pending, offered again later). */
+  agentUpdateOfferSeconds: number;
+  /** RMM_AGENT_UPDATE_HALT_FAILURES: more than this many failed updates to a version within an hour halt its rollout. */
+  agentUpdateHaltFailures: number;
+  /**
+   * RMM_FD_HEADROOM: open files kept free under the process's limit (RLIMIT_NOFILE's soft value, read at start):
+   * new agent connections are refused (1013) within it. Absent: max(256, 2 × RMM_AGENT_UPDATE_CONCURRENCY + 128); 0: off.
+   */
+  fdHeadroom?: number;
   /** SMTP_URL: the server e-mail notifications are sent through (smtp:// or smtps://, credentials in the URL; a secret). */
   smtpUrl?: string;
   /** SMTP_FROM: the From of notification e-mails. Default: rmm@<PUBLIC_URL's host>. */
@@ -202,6 +216,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     agentVersion: agentVersion(env),
     agentBinDir: resolve(cwd, text(env, 'RMM_AGENT_BIN_DIR') ?? join(projectRoot(), 'dist', 'agent', 'bin')),
     agentBuild: true,
+    agentBuildNode: text(env, 'RMM_AGENT_BUILD_NODE'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jwtSecret,
     dataAnonKey: text(env, 'DATA_ANON_KEY'),
@@ -244,6 +259,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     agentSigningKey: signingSeed(env, 'RMM_AGENT_SIGNING_KEY'),
     agentUpdateConcurrency: integer(env, 'RMM_AGENT_UPDATE_CONCURRENCY', 50, 1, 100_000),
     queueMaxPerAgent: integer(env, 'RMM_QUEUE_MAX_PER_AGENT', 100, 1, 100_000),
+    agentUpdateOfferSeconds: integer(env, 'RMM_AGENT_UPDATE_OFFER_SECONDS', 120, 1, 86_400),
+    agentUpdateHaltFailures: integer(env, 'RMM_AGENT_UPDATE_HALT_FAILURES', 5, 0, 1_000_000),
+    fdHeadroom: optionalInteger(env, 'RMM_FD_HEADROOM', 0, 1_000_000),
     smtpUrl: smtpUrl(env, 'SMTP_URL'),
     smtpFrom: smtpFrom(env, 'SMTP_FROM', publicUrl),
     notifyAllowPrivate: boolean(env, 'RMM_NOTIFY_ALLOW_PRIVATE', false),

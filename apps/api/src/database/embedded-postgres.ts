@@ -263,11 +263,12 @@ async function startPostmaster(bin: string, pgDir: string, port: number, flags: 
         resolvePromise(p);
       }
     };
-    p.stdout.on('data', read);
-    p.stderr.on('data', read);
-    p.once('error', (err) => {
+    // (listened to first: a spawn that fails for lack of files gives no stdout/stderr and emits `error` next tick)
+    p.on('error', (err) => {
       if (!ready) reject(err);
     });
+    p.stdout?.on('data', read);
+    p.stderr?.on('data', read);
     p.once('exit', (code, sig) => {
       if (!ready) reject(new EmbeddedPostgresError(`postgres exited (${sig ?? `code ${code}`})`));
     });

@@ -17,7 +17,7 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: the database is reachable (200, else 503); the jobs failing in a row here, named. */
+  /** Readiness: the database is reachable (200, else 503); the jobs failing in a row here, named; open files near the limit. */
   @Get('readyz')
   @ApiOkResponse({ type: ReadinessDto })
   @ApiServiceUnavailableResponse({ type: ReadinessDto })
@@ -25,6 +25,12 @@ export class HealthController {
     const up = await this.health.databaseUp();
     reply.code(up ? 200 : 503);
     const degraded = this.health.degradedJobs();
-    return { status: up ? 'ready' : 'unavailable', database: up ? 'up' : 'down', ...(degraded.length > 0 ? { degraded_jobs: degraded } : {}) };
+    const files = this.health.openFiles();
+    return {
+      status: up ? 'ready' : 'unavailable',
+      database: up ? 'up' : 'down',
+      ...(degraded.length > 0 ? { degraded_jobs: degraded } : {}),
+      ...(files ? { open_files: { ...files, agent_connections: 'refused (1013 try again later): open files within the head-room of the limit' as const } } : {}),
+    };
   }
 }

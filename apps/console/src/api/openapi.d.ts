@@ -49,7 +49,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database is reachable (200, else 503); the jobs failing in a row here, named.
+         * Readiness: the database is reachable (200, else 503); the jobs failing in a row here, named; open files near the limit.
          * @description No credentials. Used by load balancers and orchestrators.
          */
         get: operations["healthReadiness"];
@@ -679,6 +679,26 @@ export interface paths {
         get: operations["agentUpdatesStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/updates/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resumes a halted rollout (RMM_AGENT_UPDATE_HALT_FAILURES): the offered version is offered again, its agent_update_halted alert is resolved by the caller. A rollout that is not halted is left as it is. Answers the rollout as GET does. Audited. Scope: admin
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
+         */
+        post: operations["agentUpdatesResume"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1334,6 +1354,16 @@ export interface components {
              */
             status: "ok";
         };
+        OpenFilesDto: {
+            /** @description Files open now (the last count of /proc/self/fd, plus HTTP connections since). */
+            open: number;
+            /** @description The soft open-file limit (`ulimit -n`) read at start. */
+            limit: number;
+            /** @description RMM_FD_HEADROOM: files kept free under the limit. */
+            headroom: number;
+            /** @enum {string} */
+            agent_connections: "refused (1013 try again later): open files within the head-room of the limit";
+        };
         ReadinessDto: {
             /**
              * @description "ready" when every dependency answers, else "unavailable" (with status 503).
@@ -1347,6 +1377,12 @@ export interface components {
              *     only when there is one. A detail: it does not change the status code, which says whether the database answers.
              */
             degraded_jobs?: string[];
+            /**
+             * @description Present only while this instance refuses new agent connections because its open files are within RMM_FD_HEADROOM
+             *     of its open-file limit (the soft RLIMIT_NOFILE read at start): the figures. A detail: the API still answers, and
+             *     the status code does not change.
+             */
+            open_files?: components["schemas"]["OpenFilesDto"];
         };
         PasswordGrantDto: {
             /**
@@ -1480,7 +1516,7 @@ export interface components {
         AlertDto: {
             id: number;
             /** @enum {string} */
-            alert_type: "check_failure" | "task_failure" | "agent_overdue" | "enrollment_conflict";
+            alert_type: "check_failure" | "task_failure" | "agent_overdue" | "enrollment_conflict" | "agent_update_halted" | "agent_build_failed";
             /** @example 42 */
             agent: string;
             /** @enum {string} */
@@ -1766,6 +1802,18 @@ export interface components {
             updates: components["schemas"]["AgentUpdateStatusCountsDto"];
             /** @description the 20 latest failed updates, newest first */
             recent_failures: components["schemas"]["AgentUpdateFailureDto"][];
+            /** @description true while the rollout of `version` is halted: more than RMM_AGENT_UPDATE_HALT_FAILURES updates to it failed within an hour, so it is offered to no agent until POST /api/v3/agents/updates/resume/ */
+            halted: boolean;
+            /**
+             * @description why it halted (null when not halted)
+             * @example 6 updates to 0.2.0 failed within an hour (more than RMM_AGENT_UPDATE_HALT_FAILURES, 5); the last: ACME-WS-01: 0.2.0 did not connect within 120 s
+             */
+            halted_reason: string | null;
+            /**
+             * Format: date-time
+             * @description when it halted (null when not halted)
+             */
+            halted_at: string | null;
         };
         CreateDeploymentDto: {
             /**
@@ -4578,7 +4626,7 @@ export interface operations {
                 /** @description agent id */
                 agent?: string;
                 severity?: "info" | "warning" | "error";
-                alert_type?: "check_failure" | "task_failure" | "agent_overdue" | "enrollment_conflict";
+                alert_type?: "check_failure" | "task_failure" | "agent_overdue" | "enrollment_conflict" | "agent_update_halted" | "agent_build_failed";
                 /** @description false (default): active alerts; true: resolved ones */
                 resolved?: boolean;
                 snoozed?: boolean;
@@ -8114,6 +8162,88 @@ export interface operations {
         };
     };
     agentUpdatesStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentUpdatesDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentUpdatesResume: {
         parameters: {
             query?: never;
             header?: never;

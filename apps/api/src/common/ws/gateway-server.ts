@@ -31,6 +31,11 @@ export interface GatewayService<C> {
   messages?: WsMessagePolicy<C>;
   /** The gateway itself: its `@SubscribeMessage(type)` methods handle its clients' messages (with `messages`). */
   gateway?: object;
+  /**
+   * Checked first, before `admit` costs anything: a close to refuse every new connection with for now (the
+   * WebSocket is opened and closed at once with it: a client that understands it retries later), or undefined.
+   */
+  busy?(): CloseHow | undefined;
   /** Authenticates an upgrade request (its path's parameters given): runs before any WebSocket exists. */
   admit(req: IncomingMessage, params: Record<string, string>): Promise<UpgradeDecision<C>>;
   /**
@@ -133,6 +138,11 @@ export class GatewayServer<C = unknown> implements ConnectionOwner<C> {
     const service = this.service;
     if (this.closing) return refuseUpgrade(socket, SHUTTING_DOWN.status, SHUTTING_DOWN.detail);
     if (!service) return refuseUpgrade(socket, 503, 'not ready, retry shortly');
+    const busy = service.busy?.();
+    if (busy) {
+      this.wss.handleUpgrade(req, socket, head, (ws) => ws.close(busy.code, busy.reason));
+      return;
+    }
     const upgrade = service
       .admit(req, params)
       .then(

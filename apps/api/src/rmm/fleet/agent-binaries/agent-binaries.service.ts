@@ -50,6 +50,8 @@ export class AgentBinaries {
   readonly targets: readonly AgentTarget[] = AGENT_TARGETS;
   private readonly logger = new Logger('agent-binaries');
   private readonly building = new Map<AgentTarget, Promise<AgentBinary>>();
+  /** Why each target's last build failed (the build's own words), until one succeeds. */
+  private readonly failures = new Map<AgentTarget, string>();
 
   constructor(
     private readonly config: RuntimeConfig,
@@ -59,6 +61,11 @@ export class AgentBinaries {
   /** The version this server offers: every binary it serves is of it. */
   get version(): string {
     return this.config.agentVersion;
+  }
+
+  /** Why the last build of `target` failed, if it did (for the agent_build_failed alert). */
+  lastFailure(target: AgentTarget): string | undefined {
+    return this.failures.get(target);
   }
 
   /** `name` as a target; a DomainError (404, the body listing the targets) for any other text. */
@@ -105,19 +112,25 @@ export class AgentBinaries {
     const ready = await this.find(target);
     if (ready) return ready;
     const dir = this.config.agentBinDir;
-    if (!this.config.agentBuild) throw unavailable(`the agent binary for ${target} is not built on this server`);
+    if (!this.config.agentBuild) {
+      this.failures.set(target, 'this server does not build agent binaries');
+      throw unavailable(`the agent binary for ${target} is not built on this server`);
+    }
     this.logger.log(`building the agent binary for ${target} (version ${this.version}) into ${dir}`);
     try {
       await this.builder.build(target, this.version, dir);
     } catch (err) {
+      this.failures.set(target, (err as Error).message.slice(0, 500));
       this.logger.error(`the agent binary for ${target} could not be built: ${(err as Error).message}`);
       throw unavailable(`the agent binary for ${target} could not be built on this server (its log says why)`);
     }
     const built = await this.find(target);
     if (!built) {
+      this.failures.set(target, `the build ended without a binary of version ${this.version} in its manifest`);
       this.logger.error(`the agent build for ${target} ended without a binary of version ${this.version} in ${dir}/manifest.json`);
       throw unavailable(`the agent binary for ${target} could not be built on this server (its log says why)`);
     }
+    this.failures.delete(target);
     this.logger.log(`built the agent binary for ${target}: ${built.size} bytes, sha256 ${built.sha256}`);
     return built;
   }

@@ -8,6 +8,7 @@ import { CLOSE_CODES, LogBudget } from '@app/protocol';
 import { Clock } from '../../../common/clock';
 import { Job, Jobs } from '../../../common/jobs/jobs';
 import { RuntimeConfig } from '../../../config/runtime-config';
+import { FdHeadroom } from '../../../health/fd-headroom';
 import { parseId } from '../../../common/values';
 import { GatewayServer } from '../../../common/ws/gateway-server';
 import { closeSocket, contextOf, refuseMessage } from '../../../common/ws/ws-connection';
@@ -61,6 +62,7 @@ export const CLOSE = {
   flooding: { code: CLOSE_CODES.policy, reason: 'too many messages: over RMM_AGENT_MAX_MESSAGES_PER_SECOND' },
   notReading: { code: CLOSE_CODES.policy, reason: `not reading: more than ${MAX_BUFFERED_BYTES / 1024 / 1024} MiB waiting to be sent` },
   internal: { code: CLOSE_CODES.serverError, reason: 'server error' },
+  tryAgainLater: { code: CLOSE_CODES.tryAgainLater, reason: 'try again later' },
   replaced: { code: CLOSE_CODES.replaced, reason: 'replaced by a newer connection of this agent' },
   secretReplaced: { code: CLOSE_CODES.reenrolled, reason: 'agent re-enrolled: this secret no longer works' },
 } as const;
@@ -112,6 +114,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     private readonly events: RmmEvents,
     private readonly clock: Clock,
     private readonly config: RuntimeConfig,
+    private readonly files: FdHeadroom,
     jobs: Jobs,
   ) {
     // Every instance (its sockets). One slot of connections per tick (PingRounds): each pinged every PING_MS, dropped
@@ -135,6 +138,8 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
       name: 'agent',
       logger: this.logger,
       gateway: this,
+      // Within the open-file head-room (FdHeadroom): refused before authentication costs a query.
+      busy: () => (this.files.admits() ? undefined : CLOSE.tryAgainLater),
       admit: async (req) => {
         const agentId = await this.authenticate(req);
         return agentId === null ? { refuse: { status: 401, detail: 'Invalid agent credentials' } } : { accept: agentId };

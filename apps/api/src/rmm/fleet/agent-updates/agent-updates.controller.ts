@@ -1,4 +1,4 @@
-import { Get, Req } from '@nestjs/common';
+import { Get, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AuthedRequest, clientFilter } from '../../common/principal';
 import { RequireScope } from '../../common/scopes';
@@ -17,6 +17,20 @@ export class AgentUpdatesController {
   })
   @ApiOkResponse({ type: AgentUpdatesDto })
   async status(@Req() req: AuthedRequest): Promise<AgentUpdatesDto> {
+    return toAgentUpdatesDto(await this.updates.status(clientFilter(req.principal)));
+  }
+
+  @Post('resume')
+  @HttpCode(200)
+  @RequireScope('admin')
+  @ApiOperation({
+    summary:
+      'Resumes a halted rollout (RMM_AGENT_UPDATE_HALT_FAILURES): the offered version is offered again, its agent_update_halted alert is resolved by the caller. ' +
+      'A rollout that is not halted is left as it is. Answers the rollout as GET does. Audited. Scope: admin',
+  })
+  @ApiOkResponse({ type: AgentUpdatesDto })
+  async resume(@Req() req: AuthedRequest): Promise<AgentUpdatesDto> {
+    await this.updates.resume(req.principal!.name);
     return toAgentUpdatesDto(await this.updates.status(clientFilter(req.principal)));
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentBinaries } from '../agent-binaries/agent-binaries.service';
 import { AgentBinariesModule } from '../agent-binaries/agent-binaries.module';
+import { AlertsModule } from '../../alerting/alerts/alerts.module';
 import { AgentUpdatesController } from './agent-updates.controller';
 import { AgentUpdatesRepository } from './agent-updates.repository';
 import { AGENT_BINARY_SOURCE, AgentUpdatesService } from './agent-updates.service';
@@ -11,7 +12,7 @@ import { AgentSigningKey } from '../agent-binaries/signing-key';
  * The binaries it offers are AgentBinaries' (built lazily); the signing key's public half is what the installers embed.
  */
 @Module({
-  imports: [AgentBinariesModule],
+  imports: [AgentBinariesModule, AlertsModule],
   controllers: [AgentUpdatesController],
   providers: [
     AgentSigningKey,
