@@ -71,7 +71,15 @@ describe('reference agent (real processes)', () => {
     expect(res.status).toBe(201);
     return res.body;
   };
-  const register = (token: string, prefix: string) => run([AGENT_JS, 'register', '--server', t.url, '--token', token, '--prefix', prefix], env(), 20_000);
+  /**
+   * Registers HOSTNAME in a fresh prefix. Every test registers the same hostname, and since issue 30 (N1) only the
+   * agent's secret or an operator's allowance lets a hostname register again: the operator allows it first.
+   */
+  const register = async (token: string, prefix: string) => {
+    const res = await t.http.get('/api/v3/agents/').query({ hostname: HOSTNAME }).set(admin);
+    if (res.body[0]) expect((await t.http.post(`/api/v3/agents/${res.body[0].agent_id}/reenroll/`).set(admin)).status).toBe(200);
+    return run([AGENT_JS, 'register', '--server', t.url, '--token', token, '--prefix', prefix], env(), 20_000);
+  };
   const startAgent = (prefix: string): AgentProcess => {
     const child = spawn(process.execPath, [AGENT_JS, 'run', '--prefix', prefix], { env: env(), cwd: ROOT });
     let out = '';
@@ -230,7 +238,7 @@ describe('reference agent (real processes)', () => {
     expect(runs.body[0]).toMatchObject({ script: sleeper, status: 'interrupted' });
   });
 
-  it('keeps the agent id when the hostname registers again, and the old run process stops on 4001', async () => {
+  it('keeps the agent id when the hostname registers again with the operator\'s allowance, and the old run process stops on 4001', async () => {
     const oldPrefix = join(work, 'old');
     const first = await register((await deployment()).uuid, oldPrefix);
     expect(first.code).toBe(0);
