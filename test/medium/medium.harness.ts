@@ -10,6 +10,7 @@ import { loadConfig } from '../../apps/api/src/config/app-config';
 import { RuntimeConfig } from '../../apps/api/src/config/runtime-config';
 import { dataSourceOptions } from '../../apps/api/src/database/data-source';
 import { TransactionModule } from '../../apps/api/src/database/transaction-host';
+import { FdHeadroomModule } from '../../apps/api/src/health/fd-headroom';
 import { JobsModule } from '../../apps/api/src/jobs/jobs.module';
 import { AgentChannelModule } from '../../apps/api/src/rmm/fleet/agent-channel/agent-channel.module';
 import { RmmBusModule } from '../../apps/api/src/rmm/common/bus/bus.module';
@@ -83,6 +84,7 @@ export async function createMediumContext(options: { clock?: FixedClock; config?
         MediumGlobalsModule.with(clock, config),
         RedisModule,
         RateLimitModule,
+        FdHeadroomModule,
         RmmBusModule,
         AgentChannelModule,
         ApiKeysModule,
