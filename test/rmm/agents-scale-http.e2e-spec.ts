@@ -42,6 +42,7 @@ const expectedDetail = (a: AgentEntity) => ({
   wmi_detail: a.wmiDetail,
   deployment: a.deploymentId,
   os_hostname: a.osHostname,
+  check_results_dropped: Number(a.checkResultsDropped ?? 0),
   created_at: a.createdAt.toISOString(),
   updated_at: a.updatedAt.toISOString(),
 });
