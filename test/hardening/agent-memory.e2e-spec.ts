@@ -94,14 +94,16 @@ describe('agent channel memory under floods (real server process)', () => {
     const statuses: number[] = [];
     let drops = 0;
     await measure(6, async (end) => {
-      while (Date.now() < end) {
+      // 6 s, or on a loaded machine (80 runscripts in 6 s seen in CI) until the first drop, at most 30 s
+      const over = () => Date.now() >= (drops === 0 ? end + 24_000 : end);
+      while (!over()) {
         const agent = await FakeAgent.connect(url, agentId, secret);
         agent.stopReading();
         await until('online', async () => (await api('GET', `/api/v3/agents/${agentId}/`)).body.status === 'online');
         // the operator asks, again and again, with a 64 KiB script: each is a message queued to this agent, which
         // it never reads (what the kernel's socket buffers take first is bounded by the kernel)
         let dropped = false;
-        while (!dropped && Date.now() < end) {
+        while (!dropped && !over()) {
           await Promise.all(Array.from({ length: 8 }, () => api('POST', `/api/v3/agents/${agentId}/runscript/`, { script: script.body.id, timeout: 60, output: 'forget' }).then((r) => statuses.push(r.status))));
           dropped = (await api('GET', `/api/v3/agents/${agentId}/`)).body.status === 'offline';
         }
