@@ -24,6 +24,8 @@ export class RedisPubSub {
   private publisher?: Redis;
   private subscriber?: Redis;
   private readonly handlers = new Map<string, (message: string) => void>();
+  /** Channels whose SUBSCRIBE Redis confirmed on the subscriber's current connection. */
+  private readonly subscribed = new Set<string>();
 
   constructor(
     private readonly redis: RedisConnections,
@@ -68,15 +70,31 @@ export class RedisPubSub {
       // start); subscribing again to a subscribed channel changes nothing.
       sub.on('ready', () => {
         if (this.handlers.size === 0) return;
-        void sub.subscribe(...this.handlers.keys()).catch((err: Error) => this.logger.warn(`subscriptions not renewed: ${err.message}`));
+        const channels = [...this.handlers.keys()];
+        void sub
+          .subscribe(...channels)
+          .then(() => channels.forEach((ch) => this.handlers.has(ch) && this.subscribed.add(ch)))
+          .catch((err: Error) => this.logger.warn(`subscriptions not renewed: ${err.message}`));
       });
+      // A lost connection loses its subscriptions: until they are renewed, publishers deliver their own messages.
+      sub.on('close', () => this.subscribed.clear());
     }
     try {
       await this.subscriber.subscribe(channel);
+      if (this.handlers.has(channel)) this.subscribed.add(channel);
     } catch (err) {
       // Redis down at start: the subscription is made when it answers (the 'ready' above).
       this.logger.warn(`${channel} not subscribed yet: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * Whether `channel` has a handler here whose subscription Redis has not confirmed (Redis down at start, or the
+   * subscriber reconnecting while the publisher already answers): what this instance publishes meanwhile does not
+   * come back to it. (A channel unsubscribed on purpose is not waiting.)
+   */
+  awaitsSubscription(channel: string): boolean {
+    return this.handlers.has(channel) && !this.subscribed.has(channel);
   }
 
   /**
@@ -85,6 +103,7 @@ export class RedisPubSub {
    */
   async unsubscribe(channel: string): Promise<void> {
     this.handlers.delete(channel);
+    this.subscribed.delete(channel);
     await this.subscriber?.unsubscribe(channel).catch((err: Error) => this.logger.warn(`${channel} not unsubscribed: ${err.message}`));
   }
 }

@@ -8,6 +8,8 @@ interface Envelope {
   o: string;
   e: RmmEventName;
   d: unknown;
+  /** This instance's sequence number of the event (to recognise one it already delivered itself). */
+  n?: number;
 }
 
 /**
@@ -16,12 +18,17 @@ interface Envelope {
  * handlers, flagged local when it emitted it itself (RmmEventOptions.local). Redis keeps the order of one
  * connection's publications, so each instance's events arrive everywhere in the order it emitted them.
  * Redis unreachable: the event is delivered to this instance's handlers only (logged), never lost here.
+ * Redis reachable while this instance's subscription is not (yet) in place: delivered here at once, and not again
+ * if the subscription is renewed in time for it to come back.
  */
 @Injectable()
 export class RedisRmmEvents extends RmmEvents implements OnModuleInit {
   private readonly logger = new Logger('events');
   private readonly channel: string;
   private warned = 0;
+  private sequence = 0;
+  /** Events published while this instance was not subscribed, delivered here at once: not delivered again if they come back. */
+  private readonly deliveredEarly = new Set<number>();
 
   constructor(
     private readonly local: LocalRmmEvents,
@@ -37,7 +44,14 @@ export class RedisRmmEvents extends RmmEvents implements OnModuleInit {
   }
 
   protected publish<K extends RmmEventName>(event: K, data: RmmEventMap[K]): void {
-    const envelope: Envelope = { o: this.bus.instanceId, e: event, d: data };
+    const envelope: Envelope = { o: this.bus.instanceId, e: event, d: data, n: ++this.sequence };
+    if (this.bus.awaitsSubscription(this.channel)) {
+      this.deliveredEarly.add(envelope.n!);
+      if (this.deliveredEarly.size > 10_000) this.deliveredEarly.delete(this.deliveredEarly.values().next().value as number);
+      this.local.deliver(event, data, true);
+      this.bus.publish(this.channel, JSON.stringify(envelope)).catch(() => undefined);
+      return;
+    }
     this.bus.publish(this.channel, JSON.stringify(envelope)).catch((err: Error) => {
       if (Date.now() - this.warned > 60_000) {
         this.warned = Date.now();
@@ -59,6 +73,8 @@ export class RedisRmmEvents extends RmmEvents implements OnModuleInit {
       return;
     }
     if (typeof envelope?.e !== 'string' || typeof envelope.o !== 'string' || typeof envelope.d !== 'object' || envelope.d === null) return;
-    this.local.deliver(envelope.e, envelope.d as RmmEventMap[typeof envelope.e], envelope.o === this.bus.instanceId);
+    const mine = envelope.o === this.bus.instanceId;
+    if (mine && typeof envelope.n === 'number' && this.deliveredEarly.delete(envelope.n)) return;
+    this.local.deliver(envelope.e, envelope.d as RmmEventMap[typeof envelope.e], mine);
   }
 }
