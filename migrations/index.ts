@@ -20,6 +20,7 @@ import { ReenrollAllowance1764831000000 } from './1764831000000-reenroll-allowan
 import { NotificationCircuit1764850300000 } from './1764850300000-notification-circuit';
 import { UpdateRolloutHalts1764900000000 } from './1764900000000-update-rollout-halts';
 import { AgentFloods1764900300000 } from './1764900300000-agent-floods';
+import { Policies1765000000000 } from './1765000000000-policies';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -44,4 +45,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   NotificationCircuit1764850300000,
   UpdateRolloutHalts1764900000000,
   AgentFloods1764900300000,
+  Policies1765000000000,
 ];

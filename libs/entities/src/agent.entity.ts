@@ -41,6 +41,8 @@ export interface AgentDisk {
 @Index('UQ_agents_client_hostname', ['clientId', 'hostname'], { unique: true })
 @Index('IDX_agents_hostname', ['hostname'])
 @Index('IDX_agents_site', ['siteId'])
+// GIN (written by the migration; TypeORM cannot declare the method, so it leaves the index alone)
+@Index('IDX_agents_tags', { synchronize: false })
 @Index('IDX_agents_offline_notify', ['offlineNotifyAt'], { where: '"offline_notify_at" IS NOT NULL' })
 export class AgentEntity {
   @PrimaryGeneratedColumn()
@@ -163,6 +165,28 @@ export class AgentEntity {
   /** check.result messages of this agent dropped for coming before their check's spacing (docs/security.md, N2). */
   @Column({ name: 'check_results_dropped', type: 'bigint', default: 0 })
   checkResultsDropped: string;
+
+  /**
+   * Its tags (issue #31): at most 50, each 1–64 characters of letters, digits, space and `_ . : -`, stored
+   * lowercase and sorted, no duplicates. Policies target them (docs/policies.md). A GIN index answers `@>`.
+   */
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  tags: string[];
+
+  /** Put in maintenance by an operator (PATCH {maintenance: true}) until taken out: no alert opens, no notification. */
+  @Column({ type: 'boolean', default: false })
+  maintenance: boolean;
+
+  /**
+   * The end of the policy maintenance window the agent is in now (written by the policies' window job), null
+   * when in none: in maintenance while `maintenance_until > now()`.
+   */
+  @Column({ name: 'maintenance_until', type: 'timestamptz', nullable: true })
+  maintenanceUntil: Date | null;
+
+  /** The policy whose window set maintenance_until. */
+  @Column({ name: 'maintenance_policy_id', type: 'integer', nullable: true })
+  maintenancePolicyId: number | null;
 
   /** The deployment the agent last (re-)enrolled through. */
   @Column({ name: 'deployment_id', type: 'integer', nullable: true })

@@ -11,6 +11,7 @@ import {
 } from 'typeorm';
 import { AgentEntity } from './agent.entity';
 import { ALERT_SEVERITIES, AlertSeverity, CHECK_STATUSES, CHECK_TYPES, CheckStatus, CheckType, sqlList } from './enums';
+import { PolicyCheckEntity } from './policy.entity';
 import { ScriptEntity } from './script.entity';
 
 /** A monitoring check on one agent; `settings` holds the per-type parameters. */
@@ -21,6 +22,8 @@ import { ScriptEntity } from './script.entity';
 @Check('CHK_checks_run_interval', `"run_interval" BETWEEN 5 AND 86400`)
 @Check('CHK_checks_severity', `"severity" IN (${sqlList(ALERT_SEVERITIES)})`)
 @Index('IDX_checks_agent', ['agentId'])
+@Index('UQ_checks_agent_policy_check', ['agentId', 'policyCheckId'], { unique: true, where: '"policy_check_id" IS NOT NULL' })
+@Index('IDX_checks_policy_check', ['policyCheckId'], { where: '"policy_check_id" IS NOT NULL' })
 export class CheckEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -76,6 +79,22 @@ export class CheckEntity {
   /** A disabled check keeps its settings and history but is not sent to its agent (not run). */
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
+
+  /**
+   * Null: the agent's own check (its definition is this row). Else this row is the agent's state of a policy's
+   * check (the definition is the policy_checks row; settings, interval and thresholds here are its effective values
+   * on this agent, overrides applied, written by the policy engine; docs/policies.md).
+   */
+  @Column({ name: 'policy_check_id', type: 'integer', nullable: true })
+  policyCheckId: number | null;
+
+  @ManyToOne(() => PolicyCheckEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'policy_check_id', foreignKeyConstraintName: 'FK_checks_policy_check' })
+  policyCheck?: PolicyCheckEntity | null;
+
+  /** An own check that lost the merge to an enforced policy's check of the same key: kept, not sent to the agent. */
+  @Column({ name: 'shadowed_by_policy_check_id', type: 'integer', nullable: true })
+  shadowedByPolicyCheckId: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -51,6 +51,8 @@ export const API_KEY_SCOPES = [
   'alerts:write',
   'notifications:read',
   'notifications:write',
+  'policies:read',
+  'policies:write',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
@@ -101,3 +103,7 @@ export type JobMode = (typeof JOB_MODES)[number];
 /** A periodic job's state on one instance: `degraded` after 3 failures in a row, `ok` again after a success. */
 export const JOB_STATES = ['ok', 'degraded'] as const;
 export type JobState = (typeof JOB_STATES)[number];
+
+/** What an automation policy's maintenance window, or an operator, can put an agent in (docs/policies.md). */
+export const POLICY_TARGET_KINDS = ['clients', 'sites', 'tags_any', 'tags_all', 'platforms', 'monitoring_types'] as const;
+export type PolicyTargetKind = (typeof POLICY_TARGET_KINDS)[number];

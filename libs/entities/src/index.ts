@@ -25,6 +25,7 @@ import { SiteEntity } from './site.entity';
 import { TaskEntity } from './task.entity';
 import { AgentUpdateEntity } from './agent-update.entity';
 import { AgentUpdateHaltEntity } from './agent-update-halt.entity';
+import { PolicyCheckEntity, PolicyEntity, PolicyOverrideEntity, PolicyTaskEntity } from './policy.entity';
 import { TaskRunEntity } from './task-run.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
@@ -35,6 +36,10 @@ export {
   AgentEntity,
   AgentUpdateEntity,
   AgentUpdateHaltEntity,
+  PolicyEntity,
+  PolicyCheckEntity,
+  PolicyTaskEntity,
+  PolicyOverrideEntity,
   AlertEntity,
   AlertFlapEntity,
   ApiKeyEntity,
@@ -63,6 +68,7 @@ export {
   UserProfileEntity,
 };
 export type { AgentDisk } from './agent.entity';
+export type { MaintenanceWindow, PolicyExclusions, PolicyTargets } from './policy.entity';
 export { SCRIPT_OUTPUT_MODES, SCRIPT_RUN_STATUSES } from './script-run.entity';
 export type { ScriptOutputMode, ScriptRunStatus } from './script-run.entity';
 export { TASK_RUN_STATUSES } from './task-run.entity';
@@ -102,4 +108,8 @@ export const ALL_ENTITIES = [
   AlertFlapEntity,
   NotificationBudgetEntity,
   AgentUpdateHaltEntity,
+  PolicyEntity,
+  PolicyCheckEntity,
+  PolicyTaskEntity,
+  PolicyOverrideEntity,
 ];

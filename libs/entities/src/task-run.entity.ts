@@ -8,7 +8,7 @@ import { TaskEntity } from './task.entity';
  * queue_if_offline whose agent was not connected: running → queued (its script run waits in the agent's queue) →
  * the outcome of that script run (agent_offline when it expired, failed when it was cancelled).
  */
-export const TASK_RUN_STATUSES = ['running', 'succeeded', 'failed', 'timed_out', 'agent_offline', 'interrupted', 'queued'] as const;
+export const TASK_RUN_STATUSES = ['running', 'succeeded', 'failed', 'timed_out', 'agent_offline', 'interrupted', 'queued', 'skipped'] as const;
 export type TaskRunStatus = (typeof TASK_RUN_STATUSES)[number];
 
 /**

@@ -1548,7 +1548,7 @@ export interface components {
             name: string;
             /** @description The first characters of the secret, to recognise it */
             prefix: string;
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
             /** @description The only clients the key may see and act in; null: every client */
             clients: number[] | null;
             /** Format: date-time */
@@ -1572,7 +1572,7 @@ export interface components {
              *       "deployments:write"
              *     ]
              */
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
             /**
              * Format: date-time
              * @description When the key stops working (future). Or use expires_in. Left out or null: the key does not expire
@@ -1597,7 +1597,7 @@ export interface components {
             name: string;
             /** @description The first characters of the secret, to recognise it */
             prefix: string;
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
             /** @description The only clients the key may see and act in; null: every client */
             clients: number[] | null;
             /** Format: date-time */
@@ -1633,7 +1633,7 @@ export interface components {
             /** @description The clients this operator may see; null = every client */
             clients: number[] | null;
             /** @description The role's scopes (admin = every scope) */
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
         };
         SessionDto: {
             operator: components["schemas"]["SessionOperatorDto"];
@@ -2200,7 +2200,7 @@ export interface components {
              * @description running; succeeded (return code 0); failed (non-zero return code); timed_out (killed at the script's time-out, or no answer by then); agent_offline (the agent was not connected to the server that fired it: no script was sent; with queue_if_offline: its queued run expired); interrupted (the agent or the server went mid-run); queued (queue_if_offline: the agent was not connected at the due time, its script run waits for it; the run ends with that script run's outcome, failed when it is cancelled)
              * @enum {string}
              */
-            status: "running" | "succeeded" | "failed" | "timed_out" | "agent_offline" | "interrupted" | "queued";
+            status: "running" | "succeeded" | "failed" | "timed_out" | "agent_offline" | "interrupted" | "queued" | "skipped";
             /** @description the script's return code; null when it has none (running, timed out, agent offline, interrupted) */
             retcode: number | null;
             /** @description at most 64 KiB; stdout_truncated says when it was cut */
