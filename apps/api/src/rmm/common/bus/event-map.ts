@@ -42,6 +42,17 @@ export interface RmmEventMap {
   /** A key stopped working: connections authenticated with it must close. */
   'apikey.revoked': { keyId: number };
   /**
+   * A policy was created, changed or deleted (`policyId` null: several, or unknown): the policy engine works out
+   * which agents gain or lose items (docs/policies.md, "Propagation"). Emitted after the commit. Not relayed.
+   */
+  'policies.changed': { policyId: number | null };
+  /**
+   * What policies match these agents may have changed: their tags, monitoring type, client or site changed, or they
+   * enrolled. The policy engine recomputes their items. Emitted after the commit. Not relayed (each change also
+   * emits agent.updated for subscribers).
+   */
+  'agents.regrouped': { agentIds: number[] };
+  /**
    * A console session ended (logout: `sessionId`), or every session of an operator (disabled, password changed:
    * `sessionId` null): event WebSockets opened with it close (4401 'session ended'), on every instance.
    */
