@@ -5,7 +5,7 @@ export const MAX_TAGS = 50;
 /** A tag's length, in characters. */
 export const MAX_TAG_LENGTH = 64;
 /** Letters and digits of any script, space, and `_ . : -`; 1 to 64 of them. */
-export const TAG_PATTERN = /^[\p{L}\p{N} _.:-]{1,64}$/u;
+const TAG_PATTERN = /^[\p{L}\p{N} _.:-]{1,64}$/u;
 export const TAG_RULE = `1–${MAX_TAG_LENGTH} characters of letters, digits, space and _ . : -`;
 
 /**

@@ -43,7 +43,7 @@ export type FlapOutcome = 'steady' | 'started' | 'flapping';
  * The alert kinds an agent in maintenance does not open (docs/policies.md, "Maintenance"): its checks and tasks
  * still run and record, its presence is still tracked, but nothing pages anyone.
  */
-export const MAINTENANCE_QUIET: readonly AlertType[] = ['check_failure', 'task_failure', 'agent_overdue'];
+const MAINTENANCE_QUIET: readonly AlertType[] = ['check_failure', 'task_failure', 'agent_overdue'];
 
 
 const subjectColumn = (alertType: AlertType): string => (alertType === 'check_failure' ? 'check_id' : alertType === 'task_failure' ? 'task_id' : 'agent_id');

@@ -66,7 +66,7 @@ export interface SweptRun {
 }
 
 /** The `error` of a run skipped for maintenance: why it did not run. */
-export const SKIPPED_REASON = 'skipped: the agent was in maintenance';
+const SKIPPED_REASON = 'skipped: the agent was in maintenance';
 
 /** Runs kept per task (the oldest finished ones beyond it are deleted as new ones finish). */
 export const TASK_RUNS_KEPT = 200;

@@ -51,7 +51,7 @@ export class AgentFilterDto extends PageQueryDto {
 }
 
 /** Bulk bound: at most this many agents in one POST /api/v3/agents/tags/. */
-export const MAX_BULK_AGENTS = 5000;
+const MAX_BULK_AGENTS = 5000;
 
 const TAGS_DESCRIPTION = `Tags: at most ${MAX_TAGS}, each ${TAG_RULE}; stored lowercase, sorted, without duplicates`;
 const MAINTENANCE_DESCRIPTION =
