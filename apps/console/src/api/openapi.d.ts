@@ -777,12 +777,32 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List agents; filters hostname (exact), client, site, monitoring_type. Scope: agents:read
+         * List agents; filters hostname (exact), client, site, monitoring_type, tag (repeat it: agents carrying every tag given). Scope: agents:read
          * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:read or admin, or a console session whose role has it. Errors: {detail}.
          */
         get: operations["agentsList"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds and removes tags on many agents at once (one statement). Every agent must exist for the caller, else 400 naming it and nothing changes. `updated`: how many agents had their tags changed. Scope: agents:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        post: operations["agentsBulkTags"];
         delete?: never;
         options?: never;
         head?: never;
@@ -808,6 +828,30 @@ export interface paths {
          * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write or admin, or a console session whose role has it. Errors: {detail}.
          */
         delete: operations["agentsRemove"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes an agent's tags (replaced), monitoring_type or maintenance; answers the agent detail object. Scope: agents:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        patch: operations["agentsUpdate"];
+        trace?: never;
+    };
+    "/api/v3/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first: every POST/PUT/PATCH/DELETE on /api/v3 and /auth/v1/admin (refusals included) and every CLI command that changes something; filters actor_kind, key, method, path (prefix), status, since, until. Scope: admin
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["auditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1179,26 +1223,6 @@ export interface paths {
          * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write or admin, or a console session whose role has it. Errors: {detail}.
          */
         post: operations["agentsAllowReenrollment"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v3/audit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The audit log, newest first: every POST/PUT/PATCH/DELETE on /api/v3 and /auth/v1/admin (refusals included) and every CLI command that changes something; filters actor_kind, key, method, path (prefix), status, since, until. Scope: admin
-         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
-         */
-        get: operations["auditList"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1915,6 +1939,51 @@ export interface components {
             /** @description gigabytes */
             total_ram: number | null;
             disks: components["schemas"]["DiskDto"][] | null;
+            /**
+             * @description Tags: at most 50, each 1–64 characters of letters, digits, space and _ . : -; stored lowercase, sorted, without duplicates
+             * @example [
+             *       "finance"
+             *     ]
+             */
+            tags: string[];
+            /** @description True while the agent is in maintenance: put there by an operator (PATCH {maintenance: true}), or inside a policy maintenance window (until maintenance_until). Its checks run and record; no alert opens, no notification is sent */
+            maintenance: boolean;
+            /**
+             * Format: date-time
+             * @description The end of the policy maintenance window the agent is in; null when in none (an operator's maintenance has no end)
+             */
+            maintenance_until: string | null;
+        };
+        BulkTagsDto: {
+            /**
+             * @description Agent ids (strings, as agent_id), 1 to 5000
+             * @example [
+             *       "42",
+             *       "43"
+             *     ]
+             */
+            agents: string[];
+            /**
+             * @description Tags each agent gets (1–64 characters of letters, digits, space and _ . : -)
+             * @example [
+             *       "finance"
+             *     ]
+             */
+            add?: string[];
+            /**
+             * @description Tags taken off each agent
+             * @example [
+             *       "old"
+             *     ]
+             */
+            remove?: string[];
+        };
+        BulkTagsResultDto: {
+            /**
+             * @description How many of the agents had their tags changed (an agent that already had them is not counted)
+             * @example 2
+             */
+            updated: number;
         };
         AgentDetailDto: {
             /**
@@ -1948,6 +2017,20 @@ export interface components {
             /** @description gigabytes */
             total_ram: number | null;
             disks: components["schemas"]["DiskDto"][] | null;
+            /**
+             * @description Tags: at most 50, each 1–64 characters of letters, digits, space and _ . : -; stored lowercase, sorted, without duplicates
+             * @example [
+             *       "finance"
+             *     ]
+             */
+            tags: string[];
+            /** @description True while the agent is in maintenance: put there by an operator (PATCH {maintenance: true}), or inside a policy maintenance window (until maintenance_until). Its checks run and record; no alert opens, no notification is sent */
+            maintenance: boolean;
+            /**
+             * Format: date-time
+             * @description The end of the policy maintenance window the agent is in; null when in none (an operator's maintenance has no end)
+             */
+            maintenance_until: string | null;
             patches_pending: number;
             wmi_detail: {
                 [key: string]: unknown;
@@ -1968,6 +2051,59 @@ export interface components {
              * @description when the agent's record last changed: its facts (sent with heartbeats) or a re-enrollment; heartbeats that change nothing move last_seen, not this
              */
             updated_at: string;
+        };
+        UpdateAgentDto: {
+            /**
+             * @description Replaces the agent's tags. Tags: at most 50, each 1–64 characters of letters, digits, space and _ . : -; stored lowercase, sorted, without duplicates
+             * @example [
+             *       "finance",
+             *       "paris"
+             *     ]
+             */
+            tags?: string[];
+            /** @enum {string} */
+            monitoring_type?: "server" | "workstation";
+            /** @description true: the agent is in maintenance until set false (its checks run and record, but no alert opens and no notification is sent; tasks with skip_in_maintenance are recorded skipped) */
+            maintenance?: boolean;
+        };
+        AuditEntryDto: {
+            id: number;
+            /**
+             * Format: date-time
+             * @description When the outcome was known
+             */
+            at: string;
+            /** @enum {string} */
+            actor_kind: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
+            /** @description API key id, operator id, or the user's uuid; null for service_role, cli, anonymous */
+            actor_id: string | null;
+            /** @description API key name, operator's or user's e-mail, service_role, or the CLI's OS user; for a console sign-in that failed (anonymous), the e-mail tried */
+            actor_name: string | null;
+            /**
+             * @description null for a CLI command
+             * @enum {string|null}
+             */
+            method: "POST" | "PUT" | "PATCH" | "DELETE" | null;
+            /**
+             * @description Method and route, or the CLI command (apikey revoke)
+             * @example DELETE /api/v3/clients/{id}/
+             */
+            action: string;
+            /**
+             * @description The path as requested (no query), or the CLI arguments without secrets
+             * @example /api/v3/clients/7/
+             */
+            target: string;
+            client_address: string | null;
+            /** @description HTTP status; null for a CLI command */
+            status: number | null;
+            /**
+             * @description The HTTP status as text (a console sign-in adds its method: '200 password+totp', '401 password'), or 'ok' / 'error: <message>' for the CLI
+             * @example 204
+             */
+            outcome: string;
+            /** @description X-Request-Id of the request */
+            request_id: string | null;
         };
         ScriptDto: {
             id: number;
@@ -2141,6 +2277,8 @@ export interface components {
             enabled: boolean;
             /** @description true: a run whose agent is not connected at its due time is queued for the agent (a queued script run, sent when it next connects, expiring after a day) and the task run, status queued, ends with that run's outcome; false: it ends agent_offline at once */
             queue_if_offline: boolean;
+            /** @description true: while the agent is in maintenance (docs/policies.md, "Maintenance"), a due run is recorded with status skipped and not sent; false: it runs as usual */
+            skip_in_maintenance: boolean;
             /**
              * Format: date-time
              * @description Next run (UTC); null while disabled
@@ -2242,6 +2380,11 @@ export interface components {
              * @default false
              */
             queue_if_offline?: boolean;
+            /**
+             * @description true: while the agent is in maintenance (docs/policies.md, "Maintenance"), a due run is recorded with status skipped and not sent; false: it runs as usual
+             * @default false
+             */
+            skip_in_maintenance?: boolean;
         };
         UpdateTaskDto: {
             name?: string;
@@ -2252,6 +2395,8 @@ export interface components {
             enabled?: boolean;
             /** @description true: a run whose agent is not connected at its due time is queued for the agent (a queued script run, sent when it next connects, expiring after a day) and the task run, status queued, ends with that run's outcome; false: it ends agent_offline at once */
             queue_if_offline?: boolean;
+            /** @description true: while the agent is in maintenance (docs/policies.md, "Maintenance"), a due run is recorded with status skipped and not sent; false: it runs as usual */
+            skip_in_maintenance?: boolean;
         };
         RunScriptDto: {
             /**
@@ -2460,45 +2605,6 @@ export interface components {
              * @example 2026-11-29T10:15:00.000Z
              */
             allowed_until: string;
-        };
-        AuditEntryDto: {
-            id: number;
-            /**
-             * Format: date-time
-             * @description When the outcome was known
-             */
-            at: string;
-            /** @enum {string} */
-            actor_kind: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
-            /** @description API key id, operator id, or the user's uuid; null for service_role, cli, anonymous */
-            actor_id: string | null;
-            /** @description API key name, operator's or user's e-mail, service_role, or the CLI's OS user; for a console sign-in that failed (anonymous), the e-mail tried */
-            actor_name: string | null;
-            /**
-             * @description null for a CLI command
-             * @enum {string|null}
-             */
-            method: "POST" | "PUT" | "PATCH" | "DELETE" | null;
-            /**
-             * @description Method and route, or the CLI command (apikey revoke)
-             * @example DELETE /api/v3/clients/{id}/
-             */
-            action: string;
-            /**
-             * @description The path as requested (no query), or the CLI arguments without secrets
-             * @example /api/v3/clients/7/
-             */
-            target: string;
-            client_address: string | null;
-            /** @description HTTP status; null for a CLI command */
-            status: number | null;
-            /**
-             * @description The HTTP status as text (a console sign-in adds its method: '200 password+totp', '401 password'), or 'ok' / 'error: <message>' for the CLI
-             * @example 204
-             */
-            outcome: string;
-            /** @description X-Request-Id of the request */
-            request_id: string | null;
         };
         SystemJobDto: {
             /**
@@ -8810,6 +8916,8 @@ export interface operations {
                 /** @description site id */
                 site?: number;
                 monitoring_type?: "server" | "workstation";
+                /** @description Agents carrying every tag given (repeat it: ?tag=finance&tag=paris); matched lowercase. At most 50 */
+                tag?: string[];
             };
             header?: never;
             path?: never;
@@ -8868,6 +8976,140 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsBulkTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkTagsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkTagsResultDto"];
+                };
+            };
+            /** @description The input is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "agents",
+                     *           "message": "agents should not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9116,6 +9358,291 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDetailDto"];
+                };
+            };
+            /** @description The input is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    auditList: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description Rows to skip */
+                offset?: number;
+                actor_kind?: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
+                /** @description An API key's id: that key's calls (refused ones included) */
+                key?: number;
+                /** @description HTTP method (CLI rows have none) */
+                method?: "POST" | "PUT" | "PATCH" | "DELETE";
+                /** @description Target starts with this (a path prefix) */
+                path?: string;
+                /** @description HTTP status answered */
+                status?: number;
+                /** @description At or after this time (ISO 8601) */
+                since?: string;
+                /** @description Before this time (ISO 8601) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryDto"][];
+                };
+            };
+            /** @description The input is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -12928,126 +13455,6 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "URI Too Long"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RmmErrorDto"];
-                };
-            };
-            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "rate limited"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RmmErrorDto"];
-                };
-            };
-            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The database has no free connection now; Retry-After says when to retry */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "the database is busy, retry shortly"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RmmErrorDto"];
-                };
-            };
-        };
-    };
-    auditList: {
-        parameters: {
-            query?: {
-                /** @description Page size */
-                limit?: number;
-                /** @description Rows to skip */
-                offset?: number;
-                actor_kind?: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
-                /** @description An API key's id: that key's calls (refused ones included) */
-                key?: number;
-                /** @description HTTP method (CLI rows have none) */
-                method?: "POST" | "PUT" | "PATCH" | "DELETE";
-                /** @description Target starts with this (a path prefix) */
-                path?: string;
-                /** @description HTTP status answered */
-                status?: number;
-                /** @description At or after this time (ISO 8601) */
-                since?: string;
-                /** @description Before this time (ISO 8601) */
-                until?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuditEntryDto"][];
-                };
-            };
-            /** @description The input is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "validation error",
-                     *       "errors": [
-                     *         {
-                     *           "field": "limit",
-                     *           "message": "limit must not be greater than 1000"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RmmErrorDto"];
-                };
-            };
-            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RmmErrorDto"];
-                };
-            };
-            /** @description {detail: 'permission denied'}: the key lacks the scope */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "permission denied"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AuditLogEntity } from '@app/entities';
 import { Job, Jobs } from '../../../common/jobs/jobs';
 import { Page } from '../../common/pagination.dto';
+import { AuditedChange, ChangeActor, changeEntry } from './audit-change';
 import { AuditEntry } from './audit-entry';
 import { AuditFilter, AuditRepository } from './audit.repository';
 
@@ -50,6 +51,11 @@ export class AuditService implements OnApplicationShutdown {
     }
     this.queue.push(entry);
     if (this.queue.length >= AUDIT_BATCH_SIZE) void this.flush();
+  }
+
+  /** Queues one change row per resource changed (audit-change.ts), all dated `at`; never throws. */
+  changed(actor: ChangeActor, changes: readonly AuditedChange[], at: Date): void {
+    for (const change of changes) this.enqueue(changeEntry(actor, change, at));
   }
 
   /** Writes everything queued so far (after any write under way); resolves when done (to the rows it could not write), never rejects. */
