@@ -187,6 +187,15 @@ describe('/api/v3/policies', () => {
       expect(await agentsOf({ tags_any: ['finance'] }, { clients: [beta.clientId] })).toBe(2);
       expect(await agentsOf({}, { sites: [acme.siteId] })).toBe(1);
       expect(await agentsOf({}, { tags: ['vip'] })).toBe(3);
+      // The counts of the list and of one policy: an excluded agent is taken off only where it would match.
+      const ex = await post({ name: 'Excluding', targets: { tags_any: ['finance'] }, exclude: { agents: [String(a1), String(a3)] } });
+      expect(ex.body.agents).toBe(2);
+      expect(ex.body.exclude).toEqual({ agents: [String(a1), String(a3)] });
+      const all = await post({ name: 'All but Beta', exclude: { clients: [beta.clientId], agents: [String(b1)] } });
+      expect(all.body.agents).toBe(3);
+      const listed = (await t.http.get('/api/v3/policies/').set(admin())).body as Array<{ id: number; agents: number }>;
+      expect(listed.filter((p) => [ex.body.id, all.body.id].includes(p.id)).map((p) => p.agents)).toEqual([2, 3]);
+      for (const p of [ex.body, all.body]) await t.http.delete(`/api/v3/policies/${p.id}/`).set(admin());
       const off = await post({ name: 'Off', enabled: false });
       expect(off.body.agents).toBe(0);
       await t.http.delete(`/api/v3/policies/${off.body.id}/`).set(admin());

@@ -56,6 +56,9 @@ export interface AgentOfPolicy extends AgentFacts {
   siteName: string | null;
 }
 
+/** Agents alike for matching, and how many. */
+export type AgentGroup = Omit<AgentFacts, 'id'> & { n: number };
+
 export type OwnCheck = CheckDef & { id: number; enabled: boolean };
 export type OwnTask = TaskDef & { id: number; enabled: boolean };
 
@@ -181,9 +184,29 @@ export class PoliciesRepository {
     return (await this.tx.exec('DELETE FROM policies WHERE id = $1', [id])).rowCount > 0;
   }
 
-  /** Every agent, as matching needs it: one compact statement (20,000 agents: a few milliseconds). */
+  /** Every agent, as matching needs it, in one compact statement (the preview, which names agents). */
   agentFacts(): Promise<AgentFacts[]> {
     return this.tx.rows<AgentFacts>(`SELECT id, client_id AS "clientId", site_id AS "siteId", tags, plat, monitoring_type AS "monitoringType" FROM agents`);
+  }
+
+  /**
+   * The agents as groups of what matching reads (client, site, tags, platform, monitoring type) with how many agents
+   * each holds: what counting needs, in far fewer rows than agents (a fleet's agents share a handful of these).
+   */
+  agentGroups(): Promise<AgentGroup[]> {
+    return this.tx.rows<AgentGroup>(
+      `SELECT client_id AS "clientId", site_id AS "siteId", tags, plat, monitoring_type AS "monitoringType", count(*)::int AS n
+       FROM agents GROUP BY client_id, site_id, tags, plat, monitoring_type`,
+    );
+  }
+
+  /** These agents, as matching needs them (the agents policies exclude by id). */
+  async agentFactsOf(ids: number[]): Promise<AgentFacts[]> {
+    if (ids.length === 0) return [];
+    return this.tx.rows<AgentFacts>(
+      `SELECT id, client_id AS "clientId", site_id AS "siteId", tags, plat, monitoring_type AS "monitoringType" FROM agents WHERE id = ANY($1::int[])`,
+      [ids],
+    );
   }
 
   async hostnames(ids: number[]): Promise<Map<number, string>> {

@@ -15,7 +15,7 @@ import { toPolicyDto } from './policies.mapper';
 import { NewCheckItem, NewTaskItem, PoliciesRepository, PolicyFields, PolicyRow } from './policies.repository';
 import { PolicyCatalogCache } from './policy-catalog-cache';
 import { checkItems, normalizeExclusions, normalizeTargets, normalizeWindows, taskItems } from './policy-input';
-import { AgentFacts, matches } from './policy-merge';
+import { matches } from './policy-merge';
 
 /** Who asks: the clients it may see, whether it may make code run (scripts:run), and its request (the audit row). */
 export interface PolicyCaller {
@@ -56,16 +56,15 @@ export class PoliciesService {
     private readonly clock: Clock,
   ) {}
 
-  /** The caller's policies, each with how many agents it matches now (one compact read of the agents). */
+  /** The caller's policies, each with how many agents it matches now. */
   async list(page: Page, caller: PolicyCaller): Promise<[PolicyDto[], number]> {
     const [rows, total] = await this.repo.list(page, caller.clients);
-    const agents = rows.length > 0 ? await this.repo.agentFacts() : [];
-    return [rows.map((p) => toPolicyDto(p, count(p, agents))), total];
+    const counts = await this.counts(rows);
+    return [rows.map((p, i) => toPolicyDto(p, counts[i])), total];
   }
 
   async get(id: number, caller: PolicyCaller): Promise<PolicyDto> {
-    const p = await this.visible(id, caller.clients);
-    return toPolicyDto(p, count(p, await this.repo.agentFacts()));
+    return this.withCount(await this.visible(id, caller.clients));
   }
 
   /** Creates the policy with its items (at most MAX_POLICIES; names unique). */
@@ -84,7 +83,7 @@ export class PoliciesService {
     });
     const after = (await this.repo.findById(id, null))!;
     this.note(caller, null, after);
-    return toPolicyDto(after, count(after, await this.repo.agentFacts()));
+    return this.withCount(after);
   }
 
   /** Changes what the body gives; `checks` / `tasks` replace their lists, an item whose key stays keeps its id. */
@@ -103,7 +102,7 @@ export class PoliciesService {
     });
     const after = (await this.repo.findById(id, null))!;
     this.note(caller, before, after);
-    return toPolicyDto(after, count(after, await this.repo.agentFacts()));
+    return this.withCount(after);
   }
 
   async delete(id: number, caller: PolicyCaller): Promise<void> {
@@ -134,6 +133,29 @@ export class PoliciesService {
     const hostnames = await this.repo.hostnames(shown);
     const named = (ids: number[]) => ids.slice(0, PREVIEW_NAMED).map((a) => ({ id: String(a), hostname: hostnames.get(a) ?? '' }));
     return { agents: after.length, total_added: added.length, total_removed: removed.length, added: named(added), removed: named(removed) };
+  }
+
+  private async withCount(p: PolicyRow): Promise<PolicyDto> {
+    const [n] = await this.counts([p]);
+    return toPolicyDto(p, n);
+  }
+
+  /**
+   * How many agents each policy matches: matched per group of alike agents (agentGroups: one statement, far fewer
+   * rows than agents), then the agents a policy excludes by id taken off where they would match otherwise.
+   */
+  private async counts(policies: PolicyRow[]): Promise<number[]> {
+    if (policies.length === 0) return [];
+    const excluded = [...new Set(policies.flatMap((p) => p.exclude?.agents ?? []))];
+    const [groups, excludedAgents] = await Promise.all([this.repo.agentGroups(), this.repo.agentFactsOf(excluded)]);
+    return policies.map((p) => {
+      const { agents: byId, ...exclude } = p.exclude ?? {};
+      const rule = { enabled: p.enabled, targets: p.targets, exclude };
+      let n = 0;
+      for (const g of groups) if (matches(rule, { id: 0, ...g })) n += g.n;
+      for (const a of excludedAgents) if (byId?.includes(a.id) && matches(rule, a)) n--;
+      return n;
+    });
   }
 
   /** The policy, if it exists and the caller may see it; else 404. */
@@ -226,11 +248,4 @@ export class PoliciesService {
   private note(caller: PolicyCaller, before: PolicyRow | null, after: PolicyRow | null): void {
     if (caller.requestId) this.audit.noteChanges(caller.requestId, { before: audited(before), after: audited(after) });
   }
-}
-
-/** How many of `agents` the policy matches. */
-function count(p: Pick<PolicyRow, 'enabled' | 'targets' | 'exclude'>, agents: AgentFacts[]): number {
-  let n = 0;
-  for (const a of agents) if (matches(p, a)) n++;
-  return n;
 }
