@@ -157,6 +157,37 @@ describe('/api/v3/policies', () => {
       expect(await sql(t.db.url, `SELECT count(*)::int AS n FROM policies WHERE name LIKE 'Bad%'`)).toEqual([{ n: 0 }]);
     });
 
+    it('never answers 500 to odd bodies: nulls, wrong types and out-of-range ids are 400s', async () => {
+      const bodies: unknown[] = [
+        { name: 'Odd', targets: null },
+        { name: 'Odd', targets: [] },
+        { name: 'Odd', targets: { clients: ['1'] } },
+        { name: 'Odd', targets: { clients: [1e12] } },
+        { name: 'Odd', exclude: { agents: ['9999999999'] } },
+        { name: 'Odd', exclude: { agents: [42] } },
+        { name: 'Odd', checks: [null] },
+        { name: 'Odd', checks: {} },
+        { name: 'Odd', checks: [{ check_type: 'diskspace', settings: null }] },
+        { name: 'Odd', checks: [{ check_type: 'script', settings: { script: '1' } }] },
+        { name: 'Odd', checks: [{ check_type: 'diskspace', settings: { drive: 'c:', threshold_percent: 5 } }, { check_type: 'diskspace', settings: { drive: 'C:', threshold_percent: 9 } }] },
+        { name: 'Odd', tasks: [{ name: 'x', script: 2 ** 40, schedule: '* * * * *' }] },
+        { name: 'Odd', tasks: [{ name: 'x', script, schedule: '* * * * *', args: [1] }] },
+        { name: 'Odd', maintenance_windows: [{ schedule: '61 * * * *', duration_minutes: 5, timezone: 'UTC' }] },
+        { name: 'Odd', maintenance_windows: [null] },
+        { name: '   ' },
+        { name: null },
+        { name: 'Odd', priority: 1001 },
+        { name: 'Odd', description: 5 },
+      ];
+      for (const body of bodies) {
+        const res = await post(body as Record<string, unknown>);
+        expect([JSON.stringify(body), res.status, res.body.detail]).toEqual([JSON.stringify(body), 400, 'validation error']);
+      }
+      expect((await t.http.patch('/api/v3/policies/1/').set(admin()).send([1, 2])).status).toBeLessThan(500);
+      expect((await t.http.post('/api/v3/policies/preview/').set(admin()).send({ id: 'x' })).status).toBe(400);
+      expect(await sql(t.db.url, `SELECT count(*)::int AS n FROM policies WHERE name = 'Odd'`)).toEqual([{ n: 0 }]);
+    });
+
     it('answers 409 for a name taken and past 500 policies', async () => {
       expect((await post({ name: 'Unique' })).status).toBe(201);
       const again = await post({ name: 'Unique' });

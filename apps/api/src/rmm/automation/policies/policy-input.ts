@@ -1,6 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import type { MaintenanceWindow, PolicyExclusions, PolicyTargets } from '@app/entities';
 import { DomainError, FieldError } from '../../../common/errors/domain-error';
+import { parseId } from '../../../common/values';
 import { defaultCheckName, settingsErrors } from '../checks/check-settings';
 import { RUN_INTERVAL_DEFAULT } from '../checks/checks.dto';
 import { nextRun } from '../tasks/schedule';
@@ -51,7 +52,15 @@ export function normalizeTargets(t: PolicyTargetsDto | undefined, errors: FieldE
 export function normalizeExclusions(x: PolicyExclusionsDto | undefined, errors: FieldError[]): PolicyExclusions {
   if (!x) return {};
   return compact({
-    agents: x.agents && uniq(x.agents.map(Number)),
+    agents:
+      x.agents &&
+      uniq(
+        x.agents.flatMap((raw) => {
+          const id = parseId(raw);
+          if (id === null) errors.push({ field: 'exclude.agents', message: `no agent ${raw}` });
+          return id === null ? [] : [id];
+        }),
+      ),
     clients: x.clients && uniq(x.clients),
     sites: x.sites && uniq(x.sites),
     tags: tags(x.tags, 'exclude.tags', errors),
