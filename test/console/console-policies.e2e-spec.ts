@@ -7,6 +7,7 @@ import { ROOT } from '../utils/processes';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
+import { until } from '../utils/wait';
 
 /**
  * The console's Policies page (issue #31, point 10), in Debian's Chromium driven by playwright-core against the real
@@ -98,6 +99,41 @@ if (!CHROMIUM) {
         checks: [{ key: 'diskspace:C:', settings: { drive: 'C:', threshold_percent: 15 } }],
         maintenance_windows: [{ schedule: '0 22 * * 6', duration_minutes: 120, timezone: 'UTC' }],
       });
+
+      // Editing previews against the saved policy: narrowing to `vip` removes one agent.
+      await row.getByRole('button', { name: 'Edit Finance disks' }).click();
+      await page.getByRole('heading', { name: 'Edit policy Finance disks' }).waitFor();
+      await page.getByLabel('Tags, any of (comma-separated)').fill('vip');
+      await page.getByRole('status').filter({ hasText: 'Matches 1 agents: 0 added, 1 removed' }).waitFor();
+      await expect(page.getByRole('status').innerText()).resolves.toContain('removed: FIN-01');
+      await page.getByRole('button', { name: 'Save policy' }).click();
+      await page.getByRole('heading', { name: 'Edit policy Finance disks' }).waitFor({ state: 'detached' });
+      await until('the list to show 1 agent', async () => (await row.getByRole('cell').nth(1).innerText()) === '1');
+      // The check kept its id (its key did not change).
+      const [after] = (await t.http.get('/api/v3/policies/').set(admin)).body;
+      expect(after.checks[0].id).toBe(saved.checks[0].id);
     }, 120_000);
+
+    it('fits a phone: no sideways scrolling and nothing serious for axe, with the editor open', async () => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', timezoneId: 'UTC' });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      await page.goto(`${t.url}/app/`);
+      await page.getByLabel('Email').fill(TECH);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
+      await page.goto(`${t.url}/app/policies`);
+      await page.getByRole('row').filter({ hasText: 'Finance disks' }).waitFor();
+      await page.getByRole('button', { name: 'New policy' }).click();
+      await page.getByRole('button', { name: 'Add check' }).click();
+      await page.getByRole('button', { name: 'Add task' }).click();
+      await page.getByRole('status').filter({ hasText: 'Matches 3 agents' }).waitFor();
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBe(390);
+      const { AxeBuilder } = await import('@axe-core/playwright');
+      const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }, 60_000);
   });
 }
