@@ -284,6 +284,25 @@ describe('/api/v3/policies', () => {
       eff = await t.http.get(`/api/v3/agents/${a1}/effective-policy/`).set(admin());
       expect(eff.body.checks[0].id).toBe(stateId);
 
+      // Overrides (written by another part's endpoint): on the non-enforced policy's items they adjust and disable; on
+      // the enforced one's they do nothing.
+      await sql(
+        t.db.url,
+        `INSERT INTO policy_overrides (agent_id, policy_id, key, disabled, settings, run_interval, fails_b4_alert)
+         VALUES ($1, $2, 'memory', true, NULL, NULL, NULL), ($1, $2, 'diskspace:C:', false, '{"drive": "C:", "threshold_percent": 30}', 600, NULL),
+                ($1, $3, 'diskspace:C:', true, NULL, NULL, NULL)`,
+        [a1, soft.id, hard.id],
+      );
+      eff = await t.http.get(`/api/v3/agents/${a1}/effective-policy/`).set(admin());
+      expect(eff.body.checks.map((c: { key: string; source: { type: string; policy?: { name: string } }; overridden: boolean; disabled: boolean; run_interval: number }) => [c.key, c.source.policy?.name ?? c.source.type, c.overridden, c.disabled, c.run_interval])).toEqual([
+        ['diskspace:C:', 'Hard disk', false, false, 120],
+        ['diskspace:C:', 'agent', false, false, 120],
+        ['diskspace:C:', 'Soft disk', true, false, 600],
+        ['memory', 'Soft disk', false, true, 120],
+      ]);
+      expect(eff.body.checks[2].settings).toEqual({ drive: 'C:', threshold_percent: 30 });
+      await sql(t.db.url, 'DELETE FROM policy_overrides WHERE agent_id = $1', [a1]);
+
       // Manual maintenance.
       await sql(t.db.url, 'UPDATE agents SET maintenance = true WHERE id = $1', [a1]);
       expect((await t.http.get(`/api/v3/agents/${a1}/effective-policy/`).set(admin())).body.maintenance).toEqual({ active: true, until: null, source: { type: 'agent' } });
