@@ -90,10 +90,12 @@ export class PoliciesService {
   async update(id: number, body: UpdatePolicyDto, caller: PolicyCaller): Promise<PolicyDto> {
     const current = await this.visible(id, caller.clients);
     if ((runsCode(body) || runsCode(current)) && !caller.mayRunScripts) throw permissionDenied();
-    const r = await this.resolve(current, body, caller);
     const before = await this.tx.run(async () => {
+      // The body applies to the policy as it is under the lock: two PATCHes of one policy do not undo each other.
       const locked = await this.repo.findById(id, caller.clients, true);
       if (!locked) throw notFound();
+      if (runsCode(locked) && !caller.mayRunScripts) throw permissionDenied();
+      const r = await this.resolve(locked, body, caller);
       await this.named(r.fields.name, () => this.repo.update(id, r.fields));
       if (r.checks) await this.repo.replaceChecks(id, r.checks);
       if (r.tasks) await this.repo.replaceTasks(id, r.tasks);
@@ -187,12 +189,11 @@ export class PoliciesService {
     const clientIds = [...(targets.clients ?? []), ...(exclude.clients ?? [])];
     const siteIds = [...(targets.sites ?? []), ...(exclude.sites ?? [])];
     const scriptIds = [...(checks ?? []).flatMap((c) => (c.scriptId === null ? [] : [c.scriptId])), ...(tasks ?? []).map((t) => t.scriptId)];
-    const [knownClients, sites, agents, scripts] = await Promise.all([
-      this.repo.existingClients(clientIds),
-      this.repo.sitesClients(siteIds),
-      this.repo.agentsClients(exclude.agents ?? []),
-      this.repo.existingScripts(scriptIds),
-    ]);
+    // One after the other: inside a transaction they share its one connection.
+    const knownClients = await this.repo.existingClients(clientIds);
+    const sites = await this.repo.sitesClients(siteIds);
+    const agents = await this.repo.agentsClients(exclude.agents ?? []);
+    const scripts = await this.repo.existingScripts(scriptIds);
     const noClient = (field: string, list: number[] | undefined): void => {
       for (const c of list ?? []) if (!knownClients.has(c) || !visibleClient(c)) errors.push({ field, message: `no client ${c}` });
     };
