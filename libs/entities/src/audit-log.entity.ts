@@ -61,4 +61,17 @@ export class AuditLogEntity {
 
   @Column({ name: 'request_id', type: 'text', nullable: true })
   requestId: string | null;
+
+  /**
+   * What a change did, where its service says (a policy: `{before, after}`, null for the side that does not exist);
+   * null for the other rows. Never a secret.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  changes: AuditChanges | null;
+}
+
+/** A resource before and after a change (null: created, or deleted). */
+export interface AuditChanges {
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
 }

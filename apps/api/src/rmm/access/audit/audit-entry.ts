@@ -1,4 +1,4 @@
-import type { AuditActorKind } from '@app/entities';
+import type { AuditActorKind, AuditChanges } from '@app/entities';
 
 /** What the audit service writes: one row of audit_log, before it has an id. */
 export interface AuditEntry {
@@ -13,6 +13,8 @@ export interface AuditEntry {
   status: number | null;
   outcome: string;
   requestId: string | null;
+  /** Before and after, for the changes whose service notes them (AuditService.noteChanges). */
+  changes?: AuditChanges | null;
 }
 
 export const AUDITED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -76,6 +76,7 @@ export class AuditHttpRecorder implements OnModuleInit {
       // A sign-in's outcome says how it was tried as well (the status alone reads the same for every method).
       outcome: signIn ? `${reply.statusCode} ${signIn.method}` : String(reply.statusCode),
       requestId: String(request.id),
+      changes: this.audit.takeChanges(String(request.id)),
     });
   }
 

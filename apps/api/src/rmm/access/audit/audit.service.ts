@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { AuditLogEntity } from '@app/entities';
+import { AuditChanges, AuditLogEntity } from '@app/entities';
 import { Job, Jobs } from '../../../common/jobs/jobs';
 import { Page } from '../../common/pagination.dto';
 import { AuditedChange, ChangeActor, changeEntry } from './audit-change';
@@ -30,6 +30,7 @@ export class AuditService implements OnApplicationShutdown {
   private queue: PendingAuditEntry[] = [];
   private writing: Promise<unknown> = Promise.resolve();
   private dropped = 0;
+  private readonly changes = new Map<string, AuditChanges>();
   private readonly flusher: Job;
 
   constructor(
@@ -41,6 +42,23 @@ export class AuditService implements OnApplicationShutdown {
       const lost = await this.flush();
       if (lost > 0) throw new Error(`${lost} audit rows not written (logged with their content)`);
     });
+  }
+
+  /**
+   * Keeps what a request changed (before and after) for its audit row, which the HTTP hook writes once the answer
+   * is sent (takeChanges). Only after the change committed. Bounded: a request whose answer never came is forgotten.
+   */
+  noteChanges(requestId: string, changes: AuditChanges): void {
+    if (this.changes.size >= AUDIT_MAX_QUEUED) this.changes.delete(this.changes.keys().next().value!);
+    this.changes.set(requestId, changes);
+  }
+
+  /** The changes noted for this request (once), or null. */
+  takeChanges(requestId: string): AuditChanges | null {
+    const c = this.changes.get(requestId);
+    if (c === undefined) return null;
+    this.changes.delete(requestId);
+    return c;
   }
 
   /** Queues a row; never throws and never waits. */
