@@ -49,7 +49,7 @@ async function counters(databaseUrl) {
 
 const stats = (ms) => {
   const sorted = [...ms].sort((a, b) => a - b);
-  return { n: sorted.length, p50: round(percentile(sorted, 0.5)), p95: round(percentile(sorted, 0.95)), max: round(sorted[sorted.length - 1] ?? NaN) };
+  return { n: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), max: round(sorted[sorted.length - 1] ?? NaN) };
 };
 
 /** Runs the step; returns its figures. `agents`: the fleet; `waves`: the sizes of the propagation waves (each ≤ agents). */
