@@ -43,7 +43,7 @@ describe('/api/v3 agents: tags and monitoring_type', () => {
   };
   const changeRows = async (id: number) => {
     const rows = (await t.http.get(`/api/v3/audit/?path=/api/v3/agents/${id}/&limit=100`).set(admin()).expect(200)).body as Array<Record<string, any>>;
-    return rows.filter((r) => r.status === null).map((r) => ({ action: r.action, actor_name: r.actor_name, change: JSON.parse(r.outcome) }));
+    return rows.filter((r) => r.status === null).map((r) => ({ action: r.action, actor_name: r.actor_name, change: r.changes }));
   };
 
   it('shows tags, maintenance and maintenance_until in the list and the detail (an agent starts with none)', async () => {

@@ -173,6 +173,6 @@ describe('agents in maintenance', () => {
     await setMaintenance(agentId, true);
     const rows = (await t.http.get(`/api/v3/audit/?path=/api/v3/agents/${agentId}/`).set(admin).expect(200)).body as Array<Record<string, any>>;
     const change = rows.find((r) => r.status === null);
-    expect(JSON.parse(change!.outcome)).toEqual({ before: { maintenance: false }, after: { maintenance: true } });
+    expect(change!.changes).toEqual({ before: { maintenance: false }, after: { maintenance: true } });
   });
 });

@@ -38,8 +38,8 @@ export interface AuditedChange {
 
 /**
  * A change row of the audit log: one per resource a request changed (a bulk edit of 40 agents writes 40), beside
- * the request's own row. `outcome` carries `{"before": {...}, "after": {...}}` (JSON: audit_log has no column for
- * it; docs/decisions.md, "Audit rows with before and after").
+ * the request's own row. `changes` carries `{before, after}` (the column policies' rows use too); `outcome` is
+ * `changed` and `status` null, which tell it from a request's row.
  */
 export function changeEntry(actor: ChangeActor, change: AuditedChange, at: Date): AuditEntry {
   return {
@@ -52,7 +52,8 @@ export function changeEntry(actor: ChangeActor, change: AuditedChange, at: Date)
     target: change.target,
     clientAddress: actor.address,
     status: null,
-    outcome: JSON.stringify({ before: change.before, after: change.after }),
+    outcome: 'changed',
+    changes: { before: change.before, after: change.after },
     requestId: actor.requestId,
   };
 }
