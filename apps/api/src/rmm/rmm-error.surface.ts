@@ -10,9 +10,12 @@ import { OperatorsErrorCode } from './access/operators/operators.errors';
 import { GuardErrorCode } from './common/guard.errors';
 import { ScriptRunsErrorCode } from './automation/script-runs/script-runs.errors';
 import { ScriptsErrorCode } from './automation/scripts/scripts.errors';
+import { OverridesErrorCode } from './automation/policies/overrides.errors';
+import { ChecksErrorCode } from './automation/checks/checks.errors';
+import { TasksErrorCode } from './automation/tasks/tasks.errors';
 
 /** Every code the management backend can answer. */
-export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | GuardErrorCode | AgentBinariesErrorCode | ScriptRunsErrorCode;
+export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | GuardErrorCode | AgentBinariesErrorCode | ScriptRunsErrorCode | OverridesErrorCode | ChecksErrorCode | TasksErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -47,6 +50,9 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [GuardErrorCode.CsrfFailed]: 403,
   [OperatorsErrorCode.EmailTaken]: 409,
   [AgentBinariesErrorCode.UnknownTarget]: 404,
+  [OverridesErrorCode.Enforced]: 409,
+  [ChecksErrorCode.ManagedByPolicy]: 409,
+  [TasksErrorCode.ManagedByPolicy]: 409,
 };
 
 /** The spec's fixed texts for the management backend's error bodies. */

@@ -14,6 +14,7 @@ import { EventsModule } from './events/events.module';
 import { NotificationsModule } from './alerting/notifications/notifications.module';
 import { ScriptsModule } from './automation/scripts/scripts.module';
 import { TasksModule } from './automation/tasks/tasks.module';
+import { PolicyEngineModule } from './automation/policies/policy-engine.module';
 import { RegistrationModule } from './fleet/agent-registration/registration.module';
 
 /** (B) The management backend under /api/v3: one module per resource, guarded by AccessModule. */
@@ -30,6 +31,7 @@ import { RegistrationModule } from './fleet/agent-registration/registration.modu
     ScriptsModule,
     ChecksModule,
     TasksModule,
+    PolicyEngineModule,
     AlertsModule,
     RegistrationModule,
     AuditModule,

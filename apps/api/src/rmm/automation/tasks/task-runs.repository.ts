@@ -84,7 +84,7 @@ export class TaskRunsRepository {
   lockDue(now: Date, limit: number): Promise<DueTask[]> {
     return this.tx.rows<DueTask>(
       `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt", t.queue_if_offline AS "queueIfOffline"
-         FROM tasks t WHERE t.enabled AND t.next_run_at <= $1
+         FROM tasks t WHERE t.enabled AND t.next_run_at <= $1 AND t.shadowed_by_policy_task_id IS NULL
           AND NOT EXISTS (SELECT 1 FROM task_runs r WHERE r.task_id = t.id AND r.status IN ('running', 'queued'))
         ORDER BY t.next_run_at, t.id LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
       [now, limit],
