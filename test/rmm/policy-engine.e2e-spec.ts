@@ -1,0 +1,289 @@
+import { CheckType } from '@app/entities';
+import { MaintenanceWindows } from '../../apps/api/src/rmm/automation/policies/maintenance-windows';
+import { PolicyEngine } from '../../apps/api/src/rmm/automation/policies/policy-engine';
+import { checkKey, taskKey } from '../../apps/api/src/rmm/automation/policies/policy-merge';
+import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
+import { AgentWireMessage, FakeAgent } from '../utils/fake-agent';
+import { createTenant } from '../utils/rmm-fixtures';
+import { sql } from '../utils/sql';
+import { startTestApp, TestApp } from '../utils/test-app';
+import { until } from '../utils/wait';
+
+const ADMIN = 'policy-engine-admin-key-0123456789abcdef';
+const EVERY_2S = '*/2 * * * * *';
+
+interface PolicyCheckFixture {
+  check_type: CheckType;
+  settings: Record<string, unknown>;
+  name?: string;
+  script_id?: number;
+}
+interface PolicyFixture {
+  name: string;
+  enforced?: boolean;
+  priority?: number;
+  targets?: Record<string, unknown>;
+  exclude?: Record<string, unknown>;
+  windows?: Array<{ schedule: string; duration_minutes: number; timezone: string }>;
+  checks?: PolicyCheckFixture[];
+  tasks?: Array<{ name: string; script: number; args?: string[]; schedule: string }>;
+}
+
+/**
+ * The policy engine (issue #31 points 6, 7, 8): the policies are written here with SQL, as the policies API would
+ * store them, and announced with `policies.changed` / `agents.regrouped`, as that API and the tags API do. What is
+ * asserted is what agents get (checks.sync, script.run) and what the per-agent API shows.
+ */
+describe('the policy engine: policy items reach the agents they match', () => {
+  let t: TestApp;
+  let tenant: { clientId: number; siteId: number };
+  const admin = { 'X-API-KEY': ADMIN };
+  const open: FakeAgent[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_TASK_TICK_MS: '200' }, { overrides: { checkResultSpacing: false } });
+    tenant = await createTenant(t, 'Policy Engine Ltd', 'HQ');
+  });
+  afterAll(async () => {
+    for (const a of open.splice(0)) a.ws.terminate();
+    await t?.close();
+  });
+
+  const events = (): RmmEvents => t.server.app.get(RmmEvents);
+  const engine = (): PolicyEngine => t.server.app.get(PolicyEngine);
+
+  const enroll = async (hostname: string, tags: string[] = []): Promise<{ id: string; agent: FakeAgent }> => {
+    const d = await t.http.post('/api/v3/agents/deployments/').set(admin).send({ client: tenant.clientId, site: tenant.siteId });
+    const r = await t.http.post('/agent/v1/register').set('Authorization', `Bearer ${d.body.uuid}`).send({ hostname, plat: 'linux', version: '0.1.0' });
+    expect(r.status).toBe(200);
+    await sql(t.db.url, `UPDATE agents SET tags = $2 WHERE id = $1`, [Number(r.body.agent_id), tags]);
+    const agent = await FakeAgent.connect(t.url, r.body.agent_id, r.body.agent_secret);
+    open.push(agent);
+    await agent.next('checks.sync');
+    return { id: r.body.agent_id, agent };
+  };
+
+  const createPolicy = async (p: PolicyFixture): Promise<{ id: number; checks: number[]; tasks: number[] }> => {
+    const [row] = await sql<{ id: number }>(
+      t.db.url,
+      `INSERT INTO policies (name, enforced, priority, targets, exclude, maintenance_windows) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [p.name, p.enforced ?? false, p.priority ?? 500, JSON.stringify(p.targets ?? {}), JSON.stringify(p.exclude ?? {}), JSON.stringify(p.windows ?? [])],
+    );
+    const checks: number[] = [];
+    for (const [i, c] of (p.checks ?? []).entries()) {
+      const keySettings = c.check_type === 'script' ? { ...c.settings, script: c.script_id } : c.settings;
+      const [pc] = await sql<{ id: number }>(
+        t.db.url,
+        `INSERT INTO policy_checks (policy_id, position, key, check_type, name, settings, script_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+        [row.id, i, checkKey(c.check_type, keySettings), c.check_type, c.name ?? `${c.check_type} check`, JSON.stringify(c.settings), c.script_id ?? null],
+      );
+      checks.push(pc.id);
+    }
+    const tasks: number[] = [];
+    for (const [i, k] of (p.tasks ?? []).entries()) {
+      const [pt] = await sql<{ id: number }>(
+        t.db.url,
+        `INSERT INTO policy_tasks (policy_id, position, key, name, script_id, args, schedule) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+        [row.id, i, taskKey(k.script, k.args ?? [], k.schedule), k.name, k.script, JSON.stringify(k.args ?? []), k.schedule],
+      );
+      tasks.push(pt.id);
+    }
+    events().emit('policies.changed', { policyId: row.id });
+    return { id: row.id, checks, tasks };
+  };
+
+  const script = async (name: string): Promise<number> => {
+    const res = await t.http.post('/api/v3/scripts/').set(admin).send({ name, shell: 'bash', body: 'echo hi' });
+    expect(res.status).toBe(201);
+    return res.body.id as number;
+  };
+
+  /** The next checks.sync the agent gets whose list satisfies `ok` (earlier lists are the way there). */
+  const syncWhere = async (agent: FakeAgent, ok: (checks: Array<Record<string, any>>) => boolean): Promise<Array<Record<string, any>>> => {
+    for (;;) {
+      const m: AgentWireMessage = await agent.next('checks.sync');
+      if (ok(m.checks)) return m.checks;
+    }
+  };
+  const checksOf = async (agentId: string): Promise<Array<Record<string, any>>> => {
+    const res = await t.http.get(`/api/v3/checks/?agent=${agentId}`).set(admin);
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  const tasksOf = async (agentId: string): Promise<Array<Record<string, any>>> => {
+    const res = await t.http.get(`/api/v3/tasks/?agent=${agentId}`).set(admin);
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  it("gives the agents a policy matches its check (with source) and its task, and neither to an untagged or excluded agent; results and alerts are per agent", async () => {
+    const a = await enroll('pe-fin-01', ['finance']);
+    const b = await enroll('pe-fin-02', ['finance', 'hq']);
+    const c = await enroll('pe-other-01', ['sales']);
+    const x = await enroll('pe-fin-excluded', ['finance']);
+    const job = await script('pe-nightly');
+    const policy = await createPolicy({
+      name: 'Finance baseline',
+      targets: { tags_any: ['finance'] },
+      exclude: { agents: [Number(x.id)] },
+      checks: [{ check_type: 'diskspace', settings: { drive: '/', threshold_percent: 10 }, name: 'Root disk' }],
+      tasks: [{ name: 'Nightly', script: job, schedule: EVERY_2S }],
+    });
+
+    const gotA = await syncWhere(a.agent, (list) => list.some((k) => k.checkType === 'diskspace'));
+    const gotB = await syncWhere(b.agent, (list) => list.some((k) => k.checkType === 'diskspace'));
+    expect(gotA).toEqual([expect.objectContaining({ checkType: 'diskspace', name: 'Root disk', settings: { drive: '/', threshold_percent: 10 } })]);
+    expect(gotB).toHaveLength(1);
+    await engine().settled();
+    expect(await checksOf(c.id)).toEqual([]);
+    expect(await checksOf(x.id)).toEqual([]);
+    expect(await tasksOf(c.id)).toEqual([]);
+    expect(await tasksOf(x.id)).toEqual([]);
+    expect(c.agent.messages.filter((m) => m.type === 'checks.sync')).toEqual([]);
+
+    const [checkA] = await checksOf(a.id);
+    expect(checkA).toMatchObject({ id: gotA[0].id, agent: a.id, check_type: 'diskspace', name: 'Root disk', status: 'pending', source: { type: 'policy', policy: { id: policy.id, name: 'Finance baseline' }, enforced: false } });
+    const [taskA] = await tasksOf(a.id);
+    expect(taskA).toMatchObject({ name: 'Nightly', script: job, schedule: EVERY_2S, enabled: true, source: { type: 'policy', policy: { id: policy.id, name: 'Finance baseline' }, enforced: false } });
+    expect(taskA.next_run_at).not.toBeNull();
+
+    // The task fires on each matching agent as its own task would; the run is recorded per agent.
+    for (const agent of [a.agent, b.agent]) {
+      const run = await agent.next('script.run');
+      expect(run).toMatchObject({ shell: 'bash', body: 'echo hi' });
+      agent.send({ type: 'result', id: run.id, ok: true, result: { retcode: 0, stdout: 'hi\n', stderr: '', executionTime: 0.01, timedOut: false } });
+    }
+    await until('a succeeded run of the policy task on agent a', async () => {
+      const runs = (await t.http.get(`/api/v3/tasks/${taskA.id}/runs/`).set(admin)).body as Array<{ status: string; agent: string }>;
+      return runs.some((r) => r.status === 'succeeded' && r.agent === a.id);
+    });
+    expect(c.agent.messages.filter((m) => m.type === 'script.run')).toEqual([]);
+
+    // A failing result of agent a's state of the check: its history and alert, not b's.
+    a.agent.send({ type: 'check.result', checkId: checkA.id, status: 'failing', moreInfo: '3% free' });
+    await until('the check failing on a', async () => (await checksOf(a.id))[0].status === 'failing');
+    const alerts = (await t.http.get(`/api/v3/alerts/?agent=${a.id}`).set(admin)).body as Array<Record<string, unknown>>;
+    expect(alerts).toEqual([expect.objectContaining({ alert_type: 'check_failure', agent: a.id, check: checkA.id, resolved: false })]);
+    expect((await t.http.get(`/api/v3/checks/${checkA.id}/history/`).set(admin)).body).toEqual([expect.objectContaining({ status: 'failing', more_info: '3% free' })]);
+    expect((await checksOf(b.id))[0]).toMatchObject({ status: 'pending' });
+
+    // Managed by the policy: the per-agent API refuses to change or delete the state row.
+    for (const res of [await t.http.patch(`/api/v3/checks/${checkA.id}/`).set(admin).send({ run_interval: 60 }), await t.http.delete(`/api/v3/checks/${checkA.id}/`).set(admin)]) {
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ detail: "managed by policy Finance baseline: use the agent's policy overrides" });
+    }
+    for (const res of [await t.http.patch(`/api/v3/tasks/${taskA.id}/`).set(admin).send({ enabled: false }), await t.http.delete(`/api/v3/tasks/${taskA.id}/`).set(admin)]) {
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ detail: "managed by policy Finance baseline: use the agent's policy overrides" });
+    }
+
+    // The tag goes: the check leaves a's list within 10 s and its open alert resolves, reason policy removed.
+    await sql(t.db.url, `UPDATE agents SET tags = '{}' WHERE id = $1`, [Number(a.id)]);
+    events().emit('agents.regrouped', { agentIds: [Number(a.id)] });
+    await syncWhere(a.agent, (list) => list.length === 0);
+    expect(await checksOf(a.id)).toEqual([]);
+    expect(await tasksOf(a.id)).toEqual([]);
+    const [resolved] = (await t.http.get(`/api/v3/alerts/?agent=${a.id}&resolved=true`).set(admin)).body as Array<Record<string, unknown>>;
+    expect((await t.http.get(`/api/v3/alerts/?agent=${a.id}`).set(admin)).body).toEqual([]);
+    expect(resolved).toMatchObject({ alert_type: 'check_failure', resolved: true, resolved_by: 'system: policy removed' });
+    expect(await checksOf(b.id)).toHaveLength(1);
+  });
+
+  it("lets an enforced policy's check win over the agent's own check of the same key: the own one is kept but not sent", async () => {
+    const e = await enroll('pe-ops-01');
+    const own = await t.http.post('/api/v3/checks/').set(admin).send({ agent: e.id, check_type: 'memory', settings: { threshold_percent: 95 } });
+    expect(own.status).toBe(201);
+    await syncWhere(e.agent, (list) => list.some((k) => k.id === own.body.id));
+    await sql(t.db.url, `UPDATE agents SET tags = '{ops}' WHERE id = $1`, [Number(e.id)]);
+    events().emit('agents.regrouped', { agentIds: [Number(e.id)] });
+    await engine().settled();
+    const policy = await createPolicy({ name: 'Ops enforced', enforced: true, targets: { tags_any: ['ops'] }, checks: [{ check_type: 'memory', settings: { threshold_percent: 80 }, name: 'Memory (ops)' }] });
+    const list = await syncWhere(e.agent, (l) => l.some((k) => k.name === 'Memory (ops)'));
+    expect(list).toEqual([expect.objectContaining({ checkType: 'memory', name: 'Memory (ops)', settings: { threshold_percent: 80 } })]);
+    const shown = await checksOf(e.id);
+    expect(shown.map((k) => [k.name, k.source])).toEqual([
+      [own.body.name, { type: 'agent' }],
+      ['Memory (ops)', { type: 'policy', policy: { id: policy.id, name: 'Ops enforced' }, enforced: true }],
+    ]);
+    // A result for the shadowed own check is not recorded (the agent was not given it).
+    e.agent.send({ type: 'check.result', checkId: own.body.id, status: 'failing', moreInfo: 'x' });
+    const [policyCheck] = shown.filter((k) => k.source.type === 'policy');
+    e.agent.send({ type: 'check.result', checkId: policyCheck.id, status: 'passing', moreInfo: 'ok' });
+    await until('the policy check passing', async () => (await checksOf(e.id)).some((k) => k.id === policyCheck.id && k.status === 'passing'));
+    expect((await t.http.get(`/api/v3/checks/${own.body.id}/`).set(admin)).body).toMatchObject({ status: 'pending', source: { type: 'agent' } });
+
+    // Overriding an enforced item is refused.
+    const res = await t.http.put(`/api/v3/agents/${e.id}/policy-overrides/`).set(admin).send([{ policy: policy.id, key: 'memory', disabled: true }]);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ detail: 'enforced by policy Ops enforced' });
+  });
+
+  it('disables an inherited check on one agent only with an override, and answers the overrides; a bad one is 400', async () => {
+    const p = await enroll('pe-web-01', ['web']);
+    const q = await enroll('pe-web-02', ['web']);
+    const policy = await createPolicy({ name: 'Web ping', targets: { tags_any: ['web'] }, checks: [{ check_type: 'ping', settings: { target: 'example.org' }, name: 'Ping example' }] });
+    await syncWhere(p.agent, (l) => l.length === 1);
+    await syncWhere(q.agent, (l) => l.length === 1);
+
+    const put = await t.http.put(`/api/v3/agents/${p.id}/policy-overrides/`).set(admin).send([{ policy: policy.id, key: 'ping:example.org', disabled: true }]);
+    expect(put.status).toBe(200);
+    const expected = [{ policy: policy.id, policy_name: 'Web ping', key: 'ping:example.org', disabled: true, settings: null, run_interval: null, fails_b4_alert: null }];
+    expect(put.body).toEqual(expected);
+    expect((await t.http.get(`/api/v3/agents/${p.id}/policy-overrides/`).set(admin)).body).toEqual(expected);
+    await syncWhere(p.agent, (l) => l.length === 0);
+    expect((await checksOf(p.id))[0]).toMatchObject({ name: 'Ping example', enabled: false });
+    expect((await checksOf(q.id))[0]).toMatchObject({ name: 'Ping example', enabled: true });
+
+    // An adjustment: another interval on q only.
+    const adjust = await t.http.put(`/api/v3/agents/${q.id}/policy-overrides/`).set(admin).send([{ policy: policy.id, key: 'ping:example.org', run_interval: 300 }]);
+    expect(adjust.status).toBe(200);
+    await syncWhere(q.agent, (l) => l.length === 1 && l[0].runInterval === 300);
+
+    for (const [body, field] of [
+      [[{ policy: 999999, key: 'x' }], '[0].policy'],
+      [[{ policy: policy.id, key: 'ping:other' }], '[0].key'],
+      [[{ policy: policy.id, key: 'ping:example.org', settings: { target: '-bad' } }], '[0].settings.target'],
+      [[{ policy: 'one', key: 'ping:example.org' }], '[0].policy'],
+      [{ policy: policy.id }, 'body'],
+    ] as const) {
+      const res = await t.http.put(`/api/v3/agents/${p.id}/policy-overrides/`).set(admin).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    expect((await t.http.put(`/api/v3/agents/99999/policy-overrides/`).set(admin).send([])).status).toBe(404);
+
+    // An empty list removes them: the check runs on p again.
+    expect((await t.http.put(`/api/v3/agents/${p.id}/policy-overrides/`).set(admin).send([])).body).toEqual([]);
+    await syncWhere(p.agent, (l) => l.length === 1);
+  });
+
+  it("puts the agents a policy's maintenance window matches in maintenance, and takes them out when the window goes", async () => {
+    const m = await enroll('pe-maint-01', ['night']);
+    const n = await enroll('pe-maint-02', ['day']);
+    const policy = await createPolicy({ name: 'Night window', targets: { tags_any: ['night'] }, windows: [{ schedule: '* * * * *', duration_minutes: 5, timezone: 'UTC' }] });
+    await t.server.app.get(MaintenanceWindows).apply();
+    const rows = await sql<{ id: number; maintenance_until: Date | null; maintenance_policy_id: number | null }>(
+      t.db.url,
+      `SELECT id, maintenance_until, maintenance_policy_id FROM agents WHERE id = ANY($1::int[]) ORDER BY id`,
+      [[Number(m.id), Number(n.id)]],
+    );
+    expect(rows[0]).toMatchObject({ maintenance_policy_id: policy.id, maintenance_until: expect.any(Date) });
+    expect(rows[0].maintenance_until!.getTime()).toBeGreaterThan(Date.now());
+    expect(rows[1]).toMatchObject({ maintenance_policy_id: null, maintenance_until: null });
+
+    await sql(t.db.url, `UPDATE policies SET maintenance_windows = '[]' WHERE id = $1`, [policy.id]);
+    await t.server.app.get(MaintenanceWindows).apply();
+    const [after] = await sql(t.db.url, `SELECT maintenance_until, maintenance_policy_id FROM agents WHERE id = $1`, [Number(m.id)]);
+    expect(after).toEqual({ maintenance_until: null, maintenance_policy_id: null });
+  });
+
+  it('gives a newly enrolled agent the items of the policies that match it (all agents)', async () => {
+    await createPolicy({ name: 'Everyone cpu', checks: [{ check_type: 'cpuload', settings: { threshold_percent: 99 }, name: 'CPU everyone' }] });
+    await engine().settled();
+    const d = await t.http.post('/api/v3/agents/deployments/').set(admin).send({ client: tenant.clientId, site: tenant.siteId });
+    const r = await t.http.post('/agent/v1/register').set('Authorization', `Bearer ${d.body.uuid}`).send({ hostname: 'pe-new-01', plat: 'linux', version: '0.1.0' });
+    const agent = await FakeAgent.connect(t.url, r.body.agent_id, r.body.agent_secret);
+    open.push(agent);
+    await syncWhere(agent, (l) => l.some((k) => k.name === 'CPU everyone'));
+  });
+});
