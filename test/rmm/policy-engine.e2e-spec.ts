@@ -142,9 +142,9 @@ describe('the policy engine: policy items reach the agents they match', () => {
     expect(c.agent.messages.filter((m) => m.type === 'checks.sync')).toEqual([]);
 
     const [checkA] = await checksOf(a.id);
-    expect(checkA).toMatchObject({ id: gotA[0].id, agent: a.id, check_type: 'diskspace', name: 'Root disk', status: 'pending', source: { type: 'policy', policy: { id: policy.id, name: 'Finance baseline' }, enforced: false } });
+    expect(checkA).toMatchObject({ id: gotA[0].id, agent: a.id, check_type: 'diskspace', name: 'Root disk', status: 'pending', source: { type: 'policy', policy: { id: policy.id, name: 'Finance baseline' }, enforced: false, key: 'diskspace:/' } });
     const [taskA] = await tasksOf(a.id);
-    expect(taskA).toMatchObject({ name: 'Nightly', script: job, schedule: EVERY_2S, enabled: true, source: { type: 'policy', policy: { id: policy.id, name: 'Finance baseline' }, enforced: false } });
+    expect(taskA).toMatchObject({ name: 'Nightly', script: job, schedule: EVERY_2S, enabled: true, source: { type: 'policy', policy: { id: policy.id, name: 'Finance baseline' }, enforced: false, key: expect.any(String) } });
     expect(taskA.next_run_at).not.toBeNull();
 
     // The task fires on each matching agent as its own task would; the run is recorded per agent.
@@ -203,7 +203,7 @@ describe('the policy engine: policy items reach the agents they match', () => {
     const shown = await checksOf(e.id);
     expect(shown.map((k) => [k.name, k.source])).toEqual([
       [own.body.name, { type: 'agent' }],
-      ['Memory (ops)', { type: 'policy', policy: { id: policy.id, name: 'Ops enforced' }, enforced: true }],
+      ['Memory (ops)', { type: 'policy', policy: { id: policy.id, name: 'Ops enforced' }, enforced: true, key: 'memory' }],
     ]);
     // A result for the shadowed own check is not recorded (the agent was not given it).
     e.agent.send({ type: 'check.result', checkId: own.body.id, status: 'failing', moreInfo: 'x' });

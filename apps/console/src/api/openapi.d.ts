@@ -1125,6 +1125,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/agents/{agentId}/policy-overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agent's overrides of its policies' items. Scope: agents:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:read or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["agentsPolicyOverrides"];
+        /**
+         * Replace the agent's overrides: each disables or adjusts (settings, run_interval, fails_b4_alert) one item of a non-enforced policy on this agent only; the agent gets its new list at once. Scope: agents:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        put: operations["agentsSetPolicyOverrides"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/v1/register": {
         parameters: {
             query?: never;
@@ -2030,6 +2054,20 @@ export interface components {
              */
             default_timeout?: number;
         };
+        SourcePolicyDto: {
+            id: number;
+            name: string;
+        };
+        ItemSourceDto: {
+            /** @enum {string} */
+            type: "agent" | "policy";
+            /** @description type policy: the policy the item comes from */
+            policy?: components["schemas"]["SourcePolicyDto"];
+            /** @description type policy: whether the policy is enforced (its items cannot be overridden per agent) */
+            enforced?: boolean;
+            /** @description type policy: the item's merge key, as an override names it (PUT /api/v3/agents/{id}/policy-overrides/) */
+            key?: string;
+        };
         CheckDto: {
             id: number;
             /** @example 42 */
@@ -2057,6 +2095,8 @@ export interface components {
             severity: "info" | "warning" | "error";
             /** @description false: the check keeps its settings and history but its agent stops running it, and its open check_failure alert is resolved by system; true again: the agent runs it at once */
             enabled: boolean;
+            /** @description The agent's own check, or a policy's (managed by the policy: change it through the agent's policy overrides) */
+            source: components["schemas"]["ItemSourceDto"];
         };
         CheckResultDto: {
             id: number;
@@ -2155,6 +2195,8 @@ export interface components {
             last_retcode: number | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The agent's own task, or a policy's (managed by the policy: change it through the agent's policy overrides) */
+            source: components["schemas"]["ItemSourceDto"];
         };
         SchedulePreviewDto: {
             /** @example 0 3 * * 1-5 */
@@ -2361,6 +2403,35 @@ export interface components {
              * @description a queued run: when it stops waiting for its agent (then expired); null for a run sent at once
              */
             expires_at: string | null;
+        };
+        PolicyOverrideOutDto: {
+            policy: number;
+            /** @description the policy name */
+            policy_name: string;
+            key: string;
+            disabled: boolean;
+            settings: {
+                [key: string]: unknown;
+            } | null;
+            run_interval: number | null;
+            fails_b4_alert: number | null;
+        };
+        PolicyOverrideDto: {
+            /** @description policy id */
+            policy: number;
+            /** @description the item's merge key, as the effective policy shows it (e.g. diskspace:C:) */
+            key: string;
+            /**
+             * @description true: the item does not run on this agent (its key stays taken: no lower policy fills it)
+             * @default false
+             */
+            disabled?: boolean;
+            /** @description a check's settings on this agent (validated as its check type's) */
+            settings?: {
+                [key: string]: unknown;
+            } | null;
+            run_interval?: number | null;
+            fails_b4_alert?: number | null;
         };
         RegisterDiskDto: {
             /** @example / */
@@ -12614,6 +12685,298 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsPolicyOverrides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyOverrideOutDto"][];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsSetPolicyOverrides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyOverrideDto"][];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyOverrideOutDto"][];
+                };
+            };
+            /** @description validation error: no such policy, no item with that key, settings invalid for the check type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "enforced by policy <name>"}: an enforced policy's items cannot be overridden */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];

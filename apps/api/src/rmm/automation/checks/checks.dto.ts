@@ -146,7 +146,7 @@ export function toCheckDto(c: CheckEntity): CheckDto {
     run_interval: c.runInterval,
     severity: c.severity,
     enabled: c.enabled,
-    source: toItemSource(c.policyCheck?.policy),
+    source: toItemSource(c.policyCheck),
   };
 }
 

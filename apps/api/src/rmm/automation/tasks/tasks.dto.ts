@@ -135,5 +135,5 @@ export const toTaskDto = (t: TaskEntity): TaskDto => ({
   last_run_at: iso(t.lastRunAt),
   last_retcode: t.lastRetcode,
   created_at: t.createdAt.toISOString(),
-  source: toItemSource(t.policyTask?.policy),
+  source: toItemSource(t.policyTask),
 });

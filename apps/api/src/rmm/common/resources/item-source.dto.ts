@@ -15,9 +15,11 @@ export class ItemSourceDto {
   @ApiProperty({ enum: ['agent', 'policy'] }) type: 'agent' | 'policy';
   @ApiPropertyOptional({ type: SourcePolicyDto, description: 'type policy: the policy the item comes from' }) policy?: SourcePolicyDto;
   @ApiPropertyOptional({ description: 'type policy: whether the policy is enforced (its items cannot be overridden per agent)' }) enforced?: boolean;
+  @ApiPropertyOptional({ description: "type policy: the item's merge key, as an override names it (PUT /api/v3/agents/{id}/policy-overrides/)" }) key?: string;
 }
 
-/** The source of a checks/tasks row from its policy item's policy (absent: the agent's own). */
-export function toItemSource(policy: { id: number; name: string; enforced: boolean } | null | undefined): ItemSourceDto {
-  return policy ? { type: 'policy', policy: { id: policy.id, name: policy.name }, enforced: policy.enforced } : { type: 'agent' };
+/** The source of a checks/tasks row from its policy item (with its policy; absent: the agent's own). */
+export function toItemSource(item: { key: string; policy?: { id: number; name: string; enforced: boolean } } | null | undefined): ItemSourceDto {
+  const policy = item?.policy;
+  return item && policy ? { type: 'policy', policy: { id: policy.id, name: policy.name }, enforced: policy.enforced, key: item.key } : { type: 'agent' };
 }
