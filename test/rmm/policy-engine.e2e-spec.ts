@@ -1,4 +1,5 @@
 import { CheckType } from '@app/entities';
+import { TransactionHost } from '../../apps/api/src/database/transaction-host';
 import { MaintenanceWindows } from '../../apps/api/src/rmm/automation/policies/maintenance-windows';
 import { PolicyEngine } from '../../apps/api/src/rmm/automation/policies/policy-engine';
 import { checkKey, taskKey } from '../../apps/api/src/rmm/automation/policies/policy-merge';
@@ -275,6 +276,40 @@ describe('the policy engine: policy items reach the agents they match', () => {
     await t.server.app.get(MaintenanceWindows).apply();
     const [after] = await sql(t.db.url, `SELECT maintenance_until, maintenance_policy_id FROM agents WHERE id = $1`, [Number(m.id)]);
     expect(after).toEqual({ maintenance_until: null, maintenance_policy_id: null });
+  });
+
+  it('removes a deleted policy\'s checks from its agents and resolves their open alerts (policy removed), through the hook or the event alone', async () => {
+    const failOn = async (agent: FakeAgent, agentId: string, name: string): Promise<number> => {
+      const list = await syncWhere(agent, (l) => l.some((k) => k.name === name));
+      const id = list.find((k) => k.name === name)!.id as number;
+      agent.send({ type: 'check.result', checkId: id, status: 'failing', moreInfo: 'down' });
+      await until(`an open alert of ${name}`, async () => ((await t.http.get(`/api/v3/alerts/?agent=${agentId}`).set(admin)).body as unknown[]).length === 1);
+      return id;
+    };
+    const resolvedBy = async (agentId: string): Promise<unknown[]> =>
+      ((await t.http.get(`/api/v3/alerts/?agent=${agentId}&resolved=true`).set(admin)).body as Array<{ resolved_by: string; check: number | null }>).map((a) => a.resolved_by);
+
+    // The policies API's way: the hook in its transaction, then the delete.
+    const g = await enroll('pe-gone-01', ['gone1']);
+    const hooked = await createPolicy({ name: 'Gone with hook', targets: { tags_any: ['gone1'] }, checks: [{ check_type: 'winsvc', settings: { service_name: 'spooler' }, name: 'Spooler' }] });
+    await failOn(g.agent, g.id, 'Spooler');
+    const tx = t.server.app.get(TransactionHost);
+    await tx.run(async () => {
+      await engine().beforeItemsRemoved({ policyId: hooked.id });
+      await tx.exec(`DELETE FROM policies WHERE id = $1`, [hooked.id]);
+    });
+    await syncWhere(g.agent, (l) => !l.some((k) => k.name === 'Spooler'));
+    expect(await resolvedBy(g.id)).toEqual(['system: policy removed']);
+
+    // Deleted around the API, announced by the event alone: the same outcome.
+    const h = await enroll('pe-gone-02', ['gone2']);
+    const bare = await createPolicy({ name: 'Gone bare', targets: { tags_any: ['gone2'] }, checks: [{ check_type: 'winsvc', settings: { service_name: 'w32time' }, name: 'Time' }] });
+    await failOn(h.agent, h.id, 'Time');
+    await sql(t.db.url, `DELETE FROM policies WHERE id = $1`, [bare.id]);
+    events().emit('policies.changed', { policyId: bare.id });
+    await syncWhere(h.agent, (l) => !l.some((k) => k.name === 'Time'));
+    await until('the orphaned alert resolved', async () => (await resolvedBy(h.id)).length === 1);
+    expect(await resolvedBy(h.id)).toEqual(['system: policy removed']);
   });
 
   it('gives a newly enrolled agent the items of the policies that match it (all agents)', async () => {

@@ -209,6 +209,19 @@ export class AlertsRepository {
     return rows.length === 0 ? [] : this.alerts.find({ where: { id: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
   }
 
+  /**
+   * Resolves the open check_failure alerts whose check is gone without them being resolved (its row went with a
+   * deleted policy item: ON DELETE SET NULL), in one statement. Every other way a check goes resolves its alert first.
+   */
+  async resolveOrphanedCheckAlerts(by: string, at: Date): Promise<AlertEntity[]> {
+    const rows = await this.tx.rows<{ id: number }>(
+      `UPDATE alerts SET resolved = true, resolved_at = $1, resolved_by = $2, flapping = false
+        WHERE NOT resolved AND alert_type = 'check_failure' AND check_id IS NULL RETURNING id`,
+      [at, by],
+    );
+    return rows.length === 0 ? [] : this.alerts.find({ where: { id: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
+  }
+
   /** The agent's open alerts, oldest first. */
   openFor(agentId: number): Promise<AlertEntity[]> {
     return this.alerts.find({ where: { agentId, resolved: false }, order: { id: 'ASC' } });

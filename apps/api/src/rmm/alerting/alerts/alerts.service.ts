@@ -149,6 +149,13 @@ export class AlertsService {
     return resolved;
   }
 
+  /** Open check_failure alerts of checks deleted without resolving them (a policy item's cascade): resolved by `by`. */
+  async resolveOrphanedCheckAlerts(by: string): Promise<AlertEntity[]> {
+    const resolved = await this.tx.run(async () => this.notified('alert.resolved', await this.repo.resolveOrphanedCheckAlerts(by, this.clock.now())));
+    for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
+    return resolved;
+  }
+
   /**
    * Writes the alerts' notifications into the outbox, in the transaction that changed them (the caller's
    * tx.run): an alert never commits without them, and a rolled-back change has none.

@@ -95,6 +95,21 @@ export class PolicyEngineRepository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * The state rows of these policy items (`policyId`: of every item of that policy), locked: the policies API is about
+   * to delete the items, and their rows go with them (ON DELETE CASCADE).
+   */
+  rowsOfItems(items: { policyId?: number; checkIds?: number[]; taskIds?: number[] }): Promise<Array<{ kind: 'check' | 'task'; id: number; agent_id: number }>> {
+    return this.tx.rows(
+      `SELECT 'check' AS kind, c.id, c.agent_id FROM checks c JOIN policy_checks pc ON pc.id = c.policy_check_id
+        WHERE pc.policy_id = $1 OR pc.id = ANY($2::int[])
+       UNION ALL
+       SELECT 'task', t.id, t.agent_id FROM tasks t JOIN policy_tasks pt ON pt.id = t.policy_task_id
+        WHERE pt.policy_id = $1 OR pt.id = ANY($3::int[])`,
+      [items.policyId ?? null, items.checkIds ?? [], items.taskIds ?? []],
+    );
+  }
+
   /** The agents that have a state row (check or task) of an item of this policy. */
   async agentsWithRowsOf(policyId: number): Promise<number[]> {
     const rows = await this.tx.rows<{ agent_id: number }>(

@@ -60,7 +60,10 @@ export class PolicyEngine implements OnApplicationBootstrap, OnApplicationShutdo
     config: RuntimeConfig,
     jobs: Jobs,
   ) {
-    jobs.every('policies.reconcile', { seconds: config.policyReconcileSeconds, mode: 'cluster-once' }, () => this.reconcile('all'));
+    jobs.every('policies.reconcile', { seconds: config.policyReconcileSeconds, mode: 'cluster-once' }, async () => {
+      await this.reconcile('all');
+      await this.alerts.resolveOrphanedCheckAlerts(RESOLVED_POLICY_REMOVED);
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -113,15 +116,41 @@ export class PolicyEngine implements OnApplicationBootstrap, OnApplicationShutdo
    */
   private async policyChanged(policyId: number | null): Promise<void> {
     const policy = policyId === null ? null : await this.catalog.one(policyId);
-    if (!policy) {
-      this.schedule('all');
-      await this.settled();
-      await this.checks.reconcile();
-      return;
+    if (!policy) this.schedule('all');
+    else {
+      const [holding, facts] = await Promise.all([this.repo.agentsWithRowsOf(policy.id), this.repo.allFacts()]);
+      const matching = facts.filter((a) => matchReason(policy, a) !== null).map((a) => a.id);
+      this.schedule([...new Set([...holding, ...matching])]);
     }
-    const [holding, facts] = await Promise.all([this.repo.agentsWithRowsOf(policy.id), this.repo.allFacts()]);
-    const matching = facts.filter((a) => matchReason(policy, a) !== null).map((a) => a.id);
-    this.schedule([...new Set([...holding, ...matching])]);
+    // Items deleted with their rows (ON DELETE CASCADE) without beforeItemsRemoved: their alerts, and the lists of the
+    // agents held here (compared by fingerprint with what each was sent; other instances' own reconcile does theirs).
+    await this.settled();
+    await this.alerts.resolveOrphanedCheckAlerts(RESOLVED_POLICY_REMOVED);
+    await this.checks.reconcile();
+  }
+
+  /**
+   * For the policies API, inside its transaction, before it deletes a policy (`policyId`) or some of its items
+   * (`checkIds`, `taskIds` of policy_checks / policy_tasks): the open alerts of the agents' rows of those items are
+   * resolved (`system: policy removed`) and, once the transaction commits, the agents get their new lists and are
+   * reconciled (another policy's item may now win a key the removed one held). The rows themselves go with the items
+   * (ON DELETE CASCADE).
+   */
+  async beforeItemsRemoved(items: { policyId?: number; checkIds?: number[]; taskIds?: number[] }): Promise<void> {
+    const rows = await this.repo.rowsOfItems(items);
+    await this.alerts.resolveForItems(
+      rows.filter((r) => r.kind === 'check').map((r) => r.id),
+      rows.filter((r) => r.kind === 'task').map((r) => r.id),
+      RESOLVED_POLICY_REMOVED,
+    );
+    const agents = [...new Set(rows.map((r) => r.agent_id))];
+    const after = (): void => {
+      void this.checks.pushMany(agents).catch((err: Error) => this.logger.warn(`lists of ${agents.length} agent(s) not sent: ${err.message}`));
+      this.schedule(agents);
+      for (const agentId of agents) this.events.emit('agent.updated', { agentId });
+    };
+    if (this.tx.inTransaction) this.tx.afterCommit(after);
+    else after();
   }
 
   /** Writes the agents' state rows (`all`: every agent, in id order); serialized on this instance. */
@@ -184,7 +213,7 @@ export class PolicyEngine implements OnApplicationBootstrap, OnApplicationShutdo
     const nextOf = new Map<string, string | null>();
     const next = (schedule: string): string | null => {
       if (!nextOf.has(schedule)) {
-        let at: string | null = null;
+        let at: string | null;
         try {
           at = nextRun(schedule, now).toISOString();
         } catch {
