@@ -128,7 +128,7 @@ describe('the policy engine: policy items reach the agents they match', () => {
       targets: { tags_any: ['finance'] },
       exclude: { agents: [Number(x.id)] },
       checks: [{ check_type: 'diskspace', settings: { drive: '/', threshold_percent: 10 }, name: 'Root disk' }],
-      tasks: [{ name: 'Nightly', script: job, schedule: EVERY_2S }],
+      tasks: [{ name: 'Nightly', script: job, schedule: EVERY_2S, args: ['--quick'] }],
     });
 
     const gotA = await syncWhere(a.agent, (list) => list.some((k) => k.checkType === 'diskspace'));
@@ -151,7 +151,7 @@ describe('the policy engine: policy items reach the agents they match', () => {
     // The task fires on each matching agent as its own task would; the run is recorded per agent.
     for (const agent of [a.agent, b.agent]) {
       const run = await agent.next('script.run');
-      expect(run).toMatchObject({ shell: 'bash', body: 'echo hi' });
+      expect(run).toMatchObject({ shell: 'bash', body: 'echo hi', args: ['--quick'] });
       agent.send({ type: 'result', id: run.id, ok: true, result: { retcode: 0, stdout: 'hi\n', stderr: '', executionTime: 0.01, timedOut: false } });
     }
     await until('a succeeded run of the policy task on agent a', async () => {

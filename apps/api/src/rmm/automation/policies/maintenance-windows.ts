@@ -8,7 +8,7 @@ import { PolicyEngineRepository } from './policy-engine.repository';
 import { windowMaintenance } from './policy-merge';
 
 /** How often the windows are applied: an agent enters or leaves a window within this long of its edge. */
-export const WINDOWS_SECONDS = 30;
+const WINDOWS_SECONDS = 30;
 
 /**
  * The policies' maintenance windows (issue #31 point 8, docs/policies.md): every WINDOWS_SECONDS, once across the

@@ -6,7 +6,7 @@ import { PG_INT_MAX } from '../../../common/values';
 import { RUN_INTERVAL_MAX, RUN_INTERVAL_MIN } from '../checks/checks.dto';
 
 /** At most this many overrides per agent (one per inherited item is all there is to say). */
-export const OVERRIDES_MAX = 1_000;
+const OVERRIDES_MAX = 1_000;
 
 /** One override of one inherited item on one agent (docs/policies.md, "Overrides"). */
 export class PolicyOverrideDto {

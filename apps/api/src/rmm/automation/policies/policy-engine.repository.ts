@@ -38,17 +38,6 @@ export interface Shadow {
   by: number | null;
 }
 
-/** What one batch's writes changed. */
-export interface Written {
-  /** Agents whose check list (what checks.sync carries) may have changed. */
-  checksChanged: number[];
-  /** Agents whose checks or tasks changed at all. */
-  changed: number[];
-  /** Checks that stopped running (disabled by an override, shadowed): their open alerts resolve. */
-  stoppedChecks: number[];
-  stoppedTasks: number[];
-}
-
 const uniq = (ids: number[]): number[] => [...new Set(ids)];
 
 /**

@@ -14,15 +14,15 @@ import { checkKey, matchReason, merge, OverrideFacts, PolicyFacts, taskKey } fro
 /** Agents reconciled per transaction: a handful of statements each, whatever the number of agents in it. */
 export const RECONCILE_BATCH = 2_000;
 /** Changes arriving within this long are reconciled together (a bulk tag edit, a policy saved twice). */
-export const DEBOUNCE_MS = 200;
+const DEBOUNCE_MS = 200;
 /** resolved_by of the open alerts of a check or task that stopped applying to its agent (docs/policies.md). */
-export const RESOLVED_POLICY_REMOVED = 'system: policy removed';
+const RESOLVED_POLICY_REMOVED = 'system: policy removed';
 
 /** What a reconcile changed. */
 export interface ReconcileOutcome {
   /** Agents whose checks or tasks changed. */
   changed: number[];
-  /** Statements it ran (the medium spec checks it does not grow with agents). */
+  /** Batches it ran (RECONCILE_BATCH agents each, a fixed number of statements per batch). */
   batches: number;
 }
 

@@ -13,6 +13,9 @@ export interface DueTask {
   schedule: string;
   dueAt: Date;
   queueIfOffline: boolean;
+  /** A policy task's arguments and time-out (empty, null: the script's defaults, as for an own task). */
+  args: string[];
+  timeout: number | null;
 }
 
 /** A run just claimed: its row exists (status running), the task has moved on to its next due time. */
@@ -25,6 +28,8 @@ export interface ClaimedRun {
   dueAt: Date;
   startedAt: Date;
   queueIfOffline: boolean;
+  args?: string[];
+  timeout?: number | null;
 }
 
 /** A queued task run whose script run has ended (queue_if_offline): what the task run's outcome follows. */
@@ -83,7 +88,8 @@ export class TaskRunsRepository {
    */
   lockDue(now: Date, limit: number): Promise<DueTask[]> {
     return this.tx.rows<DueTask>(
-      `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt", t.queue_if_offline AS "queueIfOffline"
+      `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt", t.queue_if_offline AS "queueIfOffline",
+              t.args, t.timeout
          FROM tasks t WHERE t.enabled AND t.next_run_at <= $1 AND t.shadowed_by_policy_task_id IS NULL
           AND NOT EXISTS (SELECT 1 FROM task_runs r WHERE r.task_id = t.id AND r.status IN ('running', 'queued'))
         ORDER BY t.next_run_at, t.id LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
