@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { CheckType } from '@app/entities';
 import { TransactionHost } from '../../apps/api/src/database/transaction-host';
 import { MaintenanceWindows } from '../../apps/api/src/rmm/automation/policies/maintenance-windows';
@@ -64,33 +65,41 @@ describe('the policy engine: policy items reach the agents they match', () => {
     return { id: r.body.agent_id, agent };
   };
 
+  /** The policy and its items in one transaction, as the policies API stores them; then policies.changed. */
   const createPolicy = async (p: PolicyFixture): Promise<{ id: number; checks: number[]; tasks: number[] }> => {
-    const [row] = await sql<{ id: number }>(
-      t.db.url,
-      `INSERT INTO policies (name, enforced, priority, targets, exclude, maintenance_windows) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [p.name, p.enforced ?? false, p.priority ?? 500, JSON.stringify(p.targets ?? {}), JSON.stringify(p.exclude ?? {}), JSON.stringify(p.windows ?? [])],
-    );
+    const pg = new Client({ connectionString: t.db.url });
+    await pg.connect();
     const checks: number[] = [];
-    for (const [i, c] of (p.checks ?? []).entries()) {
-      const keySettings = c.check_type === 'script' ? { ...c.settings, script: c.script_id } : c.settings;
-      const [pc] = await sql<{ id: number }>(
-        t.db.url,
-        `INSERT INTO policy_checks (policy_id, position, key, check_type, name, settings, script_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-        [row.id, i, checkKey(c.check_type, keySettings), c.check_type, c.name ?? `${c.check_type} check`, JSON.stringify(c.settings), c.script_id ?? null],
-      );
-      checks.push(pc.id);
-    }
     const tasks: number[] = [];
-    for (const [i, k] of (p.tasks ?? []).entries()) {
-      const [pt] = await sql<{ id: number }>(
-        t.db.url,
-        `INSERT INTO policy_tasks (policy_id, position, key, name, script_id, args, schedule) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-        [row.id, i, taskKey(k.script, k.args ?? [], k.schedule), k.name, k.script, JSON.stringify(k.args ?? []), k.schedule],
+    let id: number;
+    try {
+      await pg.query('BEGIN');
+      const { rows } = await pg.query<{ id: number }>(
+        `INSERT INTO policies (name, enforced, priority, targets, exclude, maintenance_windows) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        [p.name, p.enforced ?? false, p.priority ?? 500, JSON.stringify(p.targets ?? {}), JSON.stringify(p.exclude ?? {}), JSON.stringify(p.windows ?? [])],
       );
-      tasks.push(pt.id);
+      id = rows[0].id;
+      for (const [i, c] of (p.checks ?? []).entries()) {
+        const keySettings = c.check_type === 'script' ? { ...c.settings, script: c.script_id } : c.settings;
+        const r = await pg.query<{ id: number }>(
+          `INSERT INTO policy_checks (policy_id, position, key, check_type, name, settings, script_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+          [id, i, checkKey(c.check_type, keySettings), c.check_type, c.name ?? `${c.check_type} check`, JSON.stringify(c.settings), c.script_id ?? null],
+        );
+        checks.push(r.rows[0].id);
+      }
+      for (const [i, k] of (p.tasks ?? []).entries()) {
+        const r = await pg.query<{ id: number }>(
+          `INSERT INTO policy_tasks (policy_id, position, key, name, script_id, args, schedule) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+          [id, i, taskKey(k.script, k.args ?? [], k.schedule), k.name, k.script, JSON.stringify(k.args ?? []), k.schedule],
+        );
+        tasks.push(r.rows[0].id);
+      }
+      await pg.query('COMMIT');
+    } finally {
+      await pg.end();
     }
-    events().emit('policies.changed', { policyId: row.id });
-    return { id: row.id, checks, tasks };
+    events().emit('policies.changed', { policyId: id });
+    return { id, checks, tasks };
   };
 
   const script = async (name: string): Promise<number> => {
@@ -252,6 +261,14 @@ describe('the policy engine: policy items reach the agents they match', () => {
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
     expect((await t.http.put(`/api/v3/agents/99999/policy-overrides/`).set(admin).send([])).status).toBe(404);
+    // A key limited to another client sees no such agent (404), reading or writing; its own client's agents it may.
+    const other = await createTenant(t, 'Policy Engine Other Ltd', 'HQ');
+    const limited = await t.http.post('/api/v3/keys/').set(admin).send({ name: 'pe-limited', scopes: ['agents:read', 'agents:write'], clients: [other.clientId] });
+    expect(limited.status).toBe(201);
+    const asLimited = { 'X-API-KEY': limited.body.key as string };
+    expect((await t.http.get(`/api/v3/agents/${p.id}/policy-overrides/`).set(asLimited)).status).toBe(404);
+    expect((await t.http.put(`/api/v3/agents/${p.id}/policy-overrides/`).set(asLimited).send([])).status).toBe(404);
+    expect((await t.http.get(`/api/v3/agents/${p.id}/policy-overrides/`).set(admin)).body).toEqual(expected);
 
     // An empty list removes them: the check runs on p again.
     expect((await t.http.put(`/api/v3/agents/${p.id}/policy-overrides/`).set(admin).send([])).body).toEqual([]);

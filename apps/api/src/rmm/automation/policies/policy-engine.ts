@@ -47,7 +47,8 @@ export class PolicyEngine implements OnApplicationBootstrap, OnApplicationShutdo
   private pending = new Set<number>();
   private pendingAll = false;
   private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
+  /** Reconciles started by the debounce and not finished yet. */
+  private readonly flushing = new Set<Promise<void>>();
 
   constructor(
     private readonly repo: PolicyEngineRepository,
@@ -88,16 +89,17 @@ export class PolicyEngine implements OnApplicationBootstrap, OnApplicationShutdo
     else for (const id of agentIds) this.pending.add(id);
     this.timer ??= setTimeout(() => {
       this.timer = null;
-      this.flushing = this.flush();
+      const run = this.flush();
+      this.flushing.add(run);
+      void run.finally(() => this.flushing.delete(run));
     }, DEBOUNCE_MS);
   }
 
-  /** Resolves once what was scheduled so far has been reconciled (tests). */
+  /** Resolves once everything scheduled so far (and anything scheduled meanwhile) has been reconciled (tests). */
   async settled(): Promise<void> {
-    while (this.timer || this.flushing) {
+    while (this.timer || this.flushing.size > 0) {
       if (this.timer) await new Promise((r) => setTimeout(r, DEBOUNCE_MS));
-      await this.flushing;
-      await this.chain;
+      await Promise.all([...this.flushing]);
     }
   }
 
@@ -107,7 +109,6 @@ export class PolicyEngine implements OnApplicationBootstrap, OnApplicationShutdo
     this.pendingAll = false;
     this.pending = new Set();
     await this.reconcile(all ? 'all' : ids).catch((err: Error) => this.logger.warn(`policy reconcile failed: ${err.message}`));
-    this.flushing = null;
   }
 
   /**
