@@ -240,6 +240,9 @@ describe('the policy engine: policy items reach the agents they match', () => {
     const expected = [{ policy: policy.id, policy_name: 'Web ping', key: 'ping:example.org', disabled: true, settings: null, run_interval: null, fails_b4_alert: null }];
     expect(put.body).toEqual(expected);
     expect((await t.http.get(`/api/v3/agents/${p.id}/policy-overrides/`).set(admin)).body).toEqual(expected);
+    await until('the PUT in the audit log', async () =>
+      (await sql(t.db.url, `SELECT 1 FROM audit_log WHERE action = 'PUT /api/v3/agents/{agentId}/policy-overrides/' AND target = $1 AND status = 200`, [`/api/v3/agents/${p.id}/policy-overrides/`])).length === 1,
+    );
     await syncWhere(p.agent, (l) => l.length === 0);
     expect((await checksOf(p.id))[0]).toMatchObject({ name: 'Ping example', enabled: false });
     expect((await checksOf(q.id))[0]).toMatchObject({ name: 'Ping example', enabled: true });
