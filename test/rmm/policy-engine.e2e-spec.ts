@@ -6,7 +6,7 @@ import { PolicyEngine } from '../../apps/api/src/rmm/automation/policies/policy-
 import { checkKey, taskKey } from '../../apps/api/src/rmm/automation/policies/policy-merge';
 import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { AgentWireMessage, FakeAgent } from '../utils/fake-agent';
-import { createTenant } from '../utils/rmm-fixtures';
+import { createKey, createTenant } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { until } from '../utils/wait';
@@ -273,9 +273,22 @@ describe('the policy engine: policy items reach the agents they match', () => {
     expect((await t.http.put(`/api/v3/agents/${p.id}/policy-overrides/`).set(asLimited).send([])).status).toBe(404);
     expect((await t.http.get(`/api/v3/agents/${p.id}/policy-overrides/`).set(admin)).body).toEqual(expected);
 
+    // A script check's settings change what runs on the agent: scripts:run is needed for that, not to disable it.
+    const sid = await script('pe-web-probe');
+    const probe = await createPolicy({ name: 'Web probe', targets: { tags_any: ['web'] }, checks: [{ check_type: 'script', settings: { args: ['--fast'] }, script_id: sid, name: 'Probe' }] });
+    const probeKey = checkKey('script', { args: ['--fast'], script: sid });
+    await engine().settled();
+    const noRun = { 'X-API-KEY': await createKey(t, ['agents:read', 'agents:write']) };
+    const refused = await t.http.put(`/api/v3/agents/${q.id}/policy-overrides/`).set(noRun).send([{ policy: probe.id, key: probeKey, settings: { args: ['--slow'] } }]);
+    expect([refused.status, refused.body]).toEqual([403, { detail: 'permission denied' }]);
+    expect((await t.http.put(`/api/v3/agents/${q.id}/policy-overrides/`).set(noRun).send([{ policy: probe.id, key: probeKey, disabled: true }])).status).toBe(200);
+    expect((await t.http.put(`/api/v3/agents/${q.id}/policy-overrides/`).set(admin).send([{ policy: probe.id, key: probeKey, settings: { args: ['--slow'] } }])).status).toBe(200);
+    const probeOnQ = await syncWhere(q.agent, (l) => l.some((k) => k.name === 'Probe' && k.script?.args?.[0] === '--slow'));
+    expect(probeOnQ.find((k) => k.name === 'Probe')!.script).toMatchObject({ shell: 'bash', body: 'echo hi', args: ['--slow'] });
+
     // An empty list removes them: the check runs on p again.
     expect((await t.http.put(`/api/v3/agents/${p.id}/policy-overrides/`).set(admin).send([])).body).toEqual([]);
-    await syncWhere(p.agent, (l) => l.length === 1);
+    await syncWhere(p.agent, (l) => l.some((k) => k.name === 'Ping example'));
   });
 
   it("puts the agents a policy's maintenance window matches in maintenance, and takes them out when the window goes", async () => {

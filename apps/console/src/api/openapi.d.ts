@@ -1138,8 +1138,8 @@ export interface paths {
          */
         get: operations["agentsPolicyOverrides"];
         /**
-         * Replace the agent's overrides: each disables or adjusts (settings, run_interval, fails_b4_alert) one item of a non-enforced policy on this agent only; the agent gets its new list at once. Scope: agents:write
-         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write or admin, or a console session whose role has it. Errors: {detail}.
+         * Replace the agent's overrides: each disables or adjusts (settings, run_interval, fails_b4_alert) one item of a non-enforced policy on this agent only; the agent gets its new list at once. Scope: agents:write, and scripts:run for an override that changes a script check's settings
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write and scripts:run (for an override that changes a script check's settings), or admin. Errors: {detail}.
          */
         put: operations["agentsSetPolicyOverrides"];
         post?: never;

@@ -1,10 +1,10 @@
 import { Body, Get, Param, Put, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ParseIdPipe } from '../../common/id.pipe';
-import { AuthedRequest, clientFilter } from '../../common/principal';
+import { AuthedRequest, clientFilter, hasScope } from '../../common/principal';
 import { RmmController } from '../../common/rmm-controller';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { RequireScope } from '../../common/scopes';
+import { AlsoRequireScope, RequireScope } from '../../common/scopes';
 import { PolicyOverrideDto, PolicyOverrideOutDto } from './overrides.dto';
 import { OverridesService } from './overrides.service';
 
@@ -24,16 +24,17 @@ export class OverridesController {
 
   @Put(':agentId/policy-overrides')
   @RequireScope('agents:write')
+  @AlsoRequireScope('scripts:run', "for an override that changes a script check's settings")
   @ApiOperation({
     operationId: 'agentsSetPolicyOverrides',
     summary:
-      "Replace the agent's overrides: each disables or adjusts (settings, run_interval, fails_b4_alert) one item of a non-enforced policy on this agent only; the agent gets its new list at once. Scope: agents:write",
+      "Replace the agent's overrides: each disables or adjusts (settings, run_interval, fails_b4_alert) one item of a non-enforced policy on this agent only; the agent gets its new list at once. Scope: agents:write, and scripts:run for an override that changes a script check's settings",
   })
   @ApiBody({ type: [PolicyOverrideDto] })
   @ApiOkResponse({ type: [PolicyOverrideOutDto] })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error: no such policy, no item with that key, settings invalid for the check type' })
   @ApiResponse({ status: 409, type: RmmErrorDto, description: '{detail: "enforced by policy <name>"}: an enforced policy\'s items cannot be overridden' })
   replace(@Param('agentId', ParseIdPipe) id: number, @Body() body: PolicyOverrideDto[], @Req() req: AuthedRequest): Promise<PolicyOverrideOutDto[]> {
-    return this.overrides.replace(id, body, clientFilter(req.principal));
+    return this.overrides.replace(id, body, clientFilter(req.principal), hasScope(req.principal!, 'scripts:run'));
   }
 }

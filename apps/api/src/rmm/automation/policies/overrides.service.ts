@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, FieldError, invalid, notFound } from '../../../common/errors/domain-error';
 import { TransactionHost } from '../../../database/transaction-host';
 import { ClientScope } from '../../common/client-scope';
+import { permissionDenied } from '../../common/principal';
 import { settingsErrors } from '../checks/check-settings';
 import { parseOverrides } from './overrides.dto';
 import { OverridesErrorCode } from './overrides.errors';
@@ -31,9 +32,10 @@ export class OverridesService {
   /**
    * Validates every override against the policies as they are (the policy exists and has an item with that key;
    * settings valid for the check's type; a task can only be disabled); an enforced policy's item is a 409
-   * `enforced by policy <name>`. An agent of another client than the caller's is answered 404.
+   * `enforced by policy <name>`. An agent of another client than the caller's is answered 404. Changing a script
+   * check's settings changes what runs on the agent: it needs `mayRunScripts` (the caller's scripts:run), else 403.
    */
-  async replace(agentId: number, body: unknown, clients: ClientScope): Promise<OverrideRow[]> {
+  async replace(agentId: number, body: unknown, clients: ClientScope, mayRunScripts = false): Promise<OverrideRow[]> {
     if (!(await this.repo.agentExists(agentId, clients))) throw notFound();
     const given = parseOverrides(body);
     const policies = new Map((await this.catalog.all()).map((p) => [p.id, p]));
@@ -56,6 +58,7 @@ export class OverridesService {
       if (seen.has(`${o.policy}\u0000${o.key}`)) errors.push({ field: `[${i}].key`, message: 'given twice' });
       seen.add(`${o.policy}\u0000${o.key}`);
       if (check && row.settings !== null) {
+        if (check.checkType === 'script' && !mayRunScripts) throw permissionDenied();
         const settings = check.checkType === 'script' ? { ...row.settings, script: check.scriptId } : row.settings;
         errors.push(...settingsErrors(check.checkType, settings).map((e) => ({ field: `[${i}].${e.field}`, message: e.message })));
         if (check.checkType === 'script') delete row.settings.script;
