@@ -162,7 +162,6 @@ export class PolicyEngine implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async reconcileNow(agentIds: number[] | 'all'): Promise<ReconcileOutcome> {
-    const policies = await this.catalog.all();
     const changed = new Set<number>();
     const listChanged = new Set<number>();
     let batches = 0;
@@ -170,7 +169,8 @@ export class PolicyEngine implements OnApplicationBootstrap, OnApplicationShutdo
       batches++;
       const w = await this.tx.run(async () => {
         await this.repo.lock();
-        return this.batch(ids, policies);
+        // Read under the lock: a batch never writes from policies older than what another engine already wrote.
+        return this.batch(ids, await this.catalog.all());
       });
       for (const id of w.changed) changed.add(id);
       for (const id of w.checksChanged) listChanged.add(id);
