@@ -58,6 +58,7 @@ describe('/api/v3 checks, tasks and alerts', () => {
           run_interval: 120,
           severity: 'warning',
           enabled: true,
+          source: { type: 'agent' },
         });
       }
       const [row] = await sql(t.db.url, `SELECT script_id FROM checks WHERE check_type = 'script'`);
@@ -163,6 +164,7 @@ describe('/api/v3 checks, tasks and alerts', () => {
         last_run_at: null,
         last_retcode: null,
         created_at: expect.any(String),
+        source: { type: 'agent' },
       });
       const list = await t.http.get('/api/v3/tasks').set(admin());
       expect(list.body).toContainEqual(res.body);

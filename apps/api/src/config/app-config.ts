@@ -110,6 +110,8 @@ export interface AppConfig {
    * state"): agent_overdue alerts per the agents' status, and the check lists of the agents it holds.
    */
   reconcileSeconds: number;
+  /** How often (once across the cluster) the policy engine recomputes every agent's policy items (docs/policies.md, "Propagation"). */
+  policyReconcileSeconds: number;
   /** A console session ends after this long without a request, and this long after sign-in whatever happens. */
   sessionIdleMinutes: number;
   sessionMaxHours: number;
@@ -254,6 +256,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     taskTickMs: integer(env, 'RMM_TASK_TICK_MS', 1_000, 100, 60_000),
     taskMaxConcurrentRuns: integer(env, 'RMM_TASK_MAX_CONCURRENT_RUNS', 20, 1, 1_000),
     reconcileSeconds: integer(env, 'RMM_RECONCILE_SECONDS', 60, 1, 86_400),
+    policyReconcileSeconds: integer(env, 'RMM_POLICY_RECONCILE_SECONDS', 60, 1, 86_400),
     sessionIdleMinutes: integer(env, 'RMM_SESSION_IDLE_MINUTES', 60, 1, 525_600),
     sessionMaxHours: integer(env, 'RMM_SESSION_MAX_HOURS', 12, 1, 8_760),
     agentSigningKey: signingSeed(env, 'RMM_AGENT_SIGNING_KEY'),

@@ -15,3 +15,15 @@ describe('loadConfig: RMM_RECONCILE_SECONDS', () => {
     expect(() => loadConfig(env)).toThrow(new ConfigError('RMM_RECONCILE_SECONDS', message));
   });
 });
+
+/** RMM_POLICY_RECONCILE_SECONDS: how often the policy engine recomputes every agent (docs/policies.md, "Propagation"). */
+describe('loadConfig: RMM_POLICY_RECONCILE_SECONDS', () => {
+  it('defaults to a minute', () => {
+    expect(loadConfig({})).toMatchObject({ policyReconcileSeconds: 60 });
+    expect(loadConfig({ RMM_POLICY_RECONCILE_SECONDS: '5' })).toMatchObject({ policyReconcileSeconds: 5 });
+  });
+
+  it('refuses 0, naming the variable', () => {
+    expect(() => loadConfig({ RMM_POLICY_RECONCILE_SECONDS: '0' })).toThrow(new ConfigError('RMM_POLICY_RECONCILE_SECONDS', 'must be a whole number from 1 to 86400, got "0"'));
+  });
+});

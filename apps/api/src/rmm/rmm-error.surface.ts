@@ -11,9 +11,26 @@ import { GuardErrorCode } from './common/guard.errors';
 import { ScriptRunsErrorCode } from './automation/script-runs/script-runs.errors';
 import { ScriptsErrorCode } from './automation/scripts/scripts.errors';
 import { PoliciesErrorCode } from './automation/policies/policies.errors';
+import { OverridesErrorCode } from './automation/policies/overrides.errors';
+import { ChecksErrorCode } from './automation/checks/checks.errors';
+import { TasksErrorCode } from './automation/tasks/tasks.errors';
 
 /** Every code the management backend can answer. */
-export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | GuardErrorCode | AgentBinariesErrorCode | ScriptRunsErrorCode | PoliciesErrorCode;
+export type RmmErrorCode =
+  | CommonErrorCode
+  | ClientsErrorCode
+  | ScriptsErrorCode
+  | DeploymentsErrorCode
+  | AgentsErrorCode
+  | RegistrationErrorCode
+  | OperatorsErrorCode
+  | GuardErrorCode
+  | AgentBinariesErrorCode
+  | ScriptRunsErrorCode
+  | PoliciesErrorCode
+  | OverridesErrorCode
+  | ChecksErrorCode
+  | TasksErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -50,6 +67,9 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [AgentBinariesErrorCode.UnknownTarget]: 404,
   [PoliciesErrorCode.NameTaken]: 409,
   [PoliciesErrorCode.TooMany]: 409,
+  [OverridesErrorCode.Enforced]: 409,
+  [ChecksErrorCode.ManagedByPolicy]: 409,
+  [TasksErrorCode.ManagedByPolicy]: 409,
 };
 
 /** The spec's fixed texts for the management backend's error bodies. */

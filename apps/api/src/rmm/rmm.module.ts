@@ -15,6 +15,7 @@ import { NotificationsModule } from './alerting/notifications/notifications.modu
 import { ScriptsModule } from './automation/scripts/scripts.module';
 import { TasksModule } from './automation/tasks/tasks.module';
 import { PoliciesModule } from './automation/policies/policies.module';
+import { PolicyEngineModule } from './automation/policies/policy-engine.module';
 import { RegistrationModule } from './fleet/agent-registration/registration.module';
 
 /** (B) The management backend under /api/v3: one module per resource, guarded by AccessModule. */
@@ -32,6 +33,7 @@ import { RegistrationModule } from './fleet/agent-registration/registration.modu
     ChecksModule,
     TasksModule,
     PoliciesModule,
+    PolicyEngineModule,
     AlertsModule,
     RegistrationModule,
     AuditModule,

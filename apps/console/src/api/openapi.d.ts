@@ -1261,7 +1261,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v3/audit": {
+    "/api/v3/agents/{agentId}/policy-overrides": {
         parameters: {
             query?: never;
             header?: never;
@@ -1269,11 +1269,15 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The audit log, newest first: every POST/PUT/PATCH/DELETE on /api/v3 and /auth/v1/admin (refusals included) and every CLI command that changes something; filters actor_kind, key, method, path (prefix), status, since, until. Scope: admin
-         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
+         * The agent's overrides of its policies' items. Scope: agents:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:read or admin, or a console session whose role has it. Errors: {detail}.
          */
-        get: operations["auditList"];
-        put?: never;
+        get: operations["agentsPolicyOverrides"];
+        /**
+         * Replace the agent's overrides: each disables or adjusts (settings, run_interval, fails_b4_alert) one item of a non-enforced policy on this agent only; the agent gets its new list at once. Scope: agents:write, and scripts:run for an override that changes a script check's settings
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write and scripts:run (for an override that changes a script check's settings), or admin. Errors: {detail}.
+         */
+        put: operations["agentsSetPolicyOverrides"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2216,6 +2220,10 @@ export interface components {
             outcome: string;
             /** @description X-Request-Id of the request */
             request_id: string | null;
+            /** @description What the change did, where the resource records it (policies): {before, after}, null for a side that does not exist */
+            changes: {
+                [key: string]: unknown;
+            } | null;
         };
         ScriptDto: {
             id: number;
@@ -2278,6 +2286,20 @@ export interface components {
              */
             default_timeout?: number;
         };
+        SourcePolicyDto: {
+            id: number;
+            name: string;
+        };
+        ItemSourceDto: {
+            /** @enum {string} */
+            type: "agent" | "policy";
+            /** @description type policy: the policy the item comes from */
+            policy?: components["schemas"]["SourcePolicyDto"];
+            /** @description type policy: whether the policy is enforced (its items cannot be overridden per agent) */
+            enforced?: boolean;
+            /** @description type policy: the item's merge key, as an override names it (PUT /api/v3/agents/{id}/policy-overrides/) */
+            key?: string;
+        };
         CheckDto: {
             id: number;
             /** @example 42 */
@@ -2305,6 +2327,8 @@ export interface components {
             severity: "info" | "warning" | "error";
             /** @description false: the check keeps its settings and history but its agent stops running it, and its open check_failure alert is resolved by system; true again: the agent runs it at once */
             enabled: boolean;
+            /** @description The agent's own check, or a policy's (managed by the policy: change it through the agent's policy overrides) */
+            source: components["schemas"]["ItemSourceDto"];
         };
         CheckResultDto: {
             id: number;
@@ -2405,6 +2429,8 @@ export interface components {
             last_retcode: number | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The agent's own task, or a policy's (managed by the policy: change it through the agent's policy overrides) */
+            source: components["schemas"]["ItemSourceDto"];
         };
         SchedulePreviewDto: {
             /** @example 0 3 * * 1-5 */
@@ -2881,21 +2907,6 @@ export interface components {
             maintenance_windows?: components["schemas"]["MaintenanceWindowDto"][];
             name?: string;
         };
-        PolicyRefDto: {
-            id: number;
-            name: string;
-        };
-        ItemSourceDto: {
-            /** @enum {string} */
-            type: "agent" | "policy";
-            policy?: components["schemas"]["PolicyRefDto"];
-            enforced?: boolean;
-            /**
-             * @description what matched: "tag finance", "client Acme", "all agents"
-             * @example tag finance
-             */
-            reason?: string;
-        };
         EffectiveCheckDto: {
             /** @description the agent's check/task row of this item (its state), when there is one */
             id: number | null;
@@ -2937,6 +2948,10 @@ export interface components {
             queue_if_offline: boolean;
             skip_in_maintenance: boolean;
         };
+        PolicyRefDto: {
+            id: number;
+            name: string;
+        };
         MaintenanceSourceDto: {
             /** @enum {string} */
             type: "agent" | "policy";
@@ -2956,48 +2971,34 @@ export interface components {
             tasks: components["schemas"]["EffectiveTaskDto"][];
             maintenance: components["schemas"]["EffectiveMaintenanceDto"];
         };
-        AuditEntryDto: {
-            id: number;
-            /**
-             * Format: date-time
-             * @description When the outcome was known
-             */
-            at: string;
-            /** @enum {string} */
-            actor_kind: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
-            /** @description API key id, operator id, or the user's uuid; null for service_role, cli, anonymous */
-            actor_id: string | null;
-            /** @description API key name, operator's or user's e-mail, service_role, or the CLI's OS user; for a console sign-in that failed (anonymous), the e-mail tried */
-            actor_name: string | null;
-            /**
-             * @description null for a CLI command
-             * @enum {string|null}
-             */
-            method: "POST" | "PUT" | "PATCH" | "DELETE" | null;
-            /**
-             * @description Method and route, or the CLI command (apikey revoke)
-             * @example DELETE /api/v3/clients/{id}/
-             */
-            action: string;
-            /**
-             * @description The path as requested (no query), or the CLI arguments without secrets
-             * @example /api/v3/clients/7/
-             */
-            target: string;
-            client_address: string | null;
-            /** @description HTTP status; null for a CLI command */
-            status: number | null;
-            /**
-             * @description The HTTP status as text (a console sign-in adds its method: '200 password+totp', '401 password'), or 'ok' / 'error: <message>' for the CLI
-             * @example 204
-             */
-            outcome: string;
-            /** @description X-Request-Id of the request */
-            request_id: string | null;
-            /** @description What the change did, where the resource records it (policies): {before, after}, null for a side that does not exist */
-            changes: {
+        PolicyOverrideOutDto: {
+            policy: number;
+            /** @description the policy name */
+            policy_name: string;
+            key: string;
+            disabled: boolean;
+            settings: {
                 [key: string]: unknown;
             } | null;
+            run_interval: number | null;
+            fails_b4_alert: number | null;
+        };
+        PolicyOverrideDto: {
+            /** @description policy id */
+            policy: number;
+            /** @description the item's merge key, as the effective policy shows it (e.g. diskspace:C:) */
+            key: string;
+            /**
+             * @description true: the item does not run on this agent (its key stays taken: no lower policy fills it)
+             * @default false
+             */
+            disabled?: boolean;
+            /** @description a check's settings on this agent (validated as its check type's) */
+            settings?: {
+                [key: string]: unknown;
+            } | null;
+            run_interval?: number | null;
+            fails_b4_alert?: number | null;
         };
         RegisterDiskDto: {
             /** @example / */
@@ -14580,29 +14581,14 @@ export interface operations {
             };
         };
     };
-    auditList: {
+    agentsPolicyOverrides: {
         parameters: {
-            query?: {
-                /** @description Page size */
-                limit?: number;
-                /** @description Rows to skip */
-                offset?: number;
-                actor_kind?: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
-                /** @description An API key's id: that key's calls (refused ones included) */
-                key?: number;
-                /** @description HTTP method (CLI rows have none) */
-                method?: "POST" | "PUT" | "PATCH" | "DELETE";
-                /** @description Target starts with this (a path prefix) */
-                path?: string;
-                /** @description HTTP status answered */
-                status?: number;
-                /** @description At or after this time (ISO 8601) */
-                since?: string;
-                /** @description Before this time (ISO 8601) */
-                until?: string;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -14612,10 +14598,127 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditEntryDto"][];
+                    "application/json": components["schemas"]["PolicyOverrideOutDto"][];
                 };
             };
-            /** @description The input is invalid */
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsSetPolicyOverrides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyOverrideDto"][];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyOverrideOutDto"][];
+                };
+            };
+            /** @description validation error: no such policy, no item with that key, settings invalid for the check type */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14658,6 +14761,76 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "enforced by policy <name>"}: an enforced policy's items cannot be overridden */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];

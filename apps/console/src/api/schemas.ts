@@ -34,6 +34,9 @@ export type Check = Schemas['CheckDto'];
 export type CheckResult = Schemas['CheckResultDto'];
 export type Task = Schemas['TaskDto'];
 export type TaskRun = Schemas['TaskRunDto'];
+/** Where an agent's check or task comes from: its own, or a policy's (issue #31). */
+export type ItemSource = Schemas['ItemSourceDto'];
+export type PolicyOverride = Schemas['PolicyOverrideOutDto'];
 export type ApiKey = Schemas['ApiKeyDto'];
 export type AuditEntry = Schemas['AuditEntryDto'];
 export type NotificationChannel = Schemas['NotificationDto'];

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorText, ok } from '../api/http';
 import { useScripts } from '../api/queries';
 import { useSession } from '../api/session';
-import { type AlertSeverity, type Check, CHECK_TYPE_LIST, type CheckType, SEVERITIES, type Task } from '../api/schemas';
+import { type AlertSeverity, type Check, CHECK_TYPE_LIST, type CheckType, type ItemSource, type PolicyOverride, SEVERITIES, type Task } from '../api/schemas';
 import { ErrorNote, Loading, Section, StatusBadge } from '../components/bits';
 import { fieldProblems, FormErrors, invalidField } from '../components/form-errors';
 import { ago, when } from '../components/format';
@@ -15,6 +15,75 @@ import { DetailRow, ShowHide } from '../components/rows';
  * tasks") and show its 400 under their fields; a task's schedule previews its next runs as the server computes
  * them (GET /api/v3/tasks/schedule-preview/).
  */
+
+// ---- Applied by ---------------------------------------------------------------------------------------------
+
+/** Who applies an item to the agent: the agent itself, or a policy (docs/policies.md). */
+function AppliedBy({ source }: { source: ItemSource }) {
+  if (source.type !== 'policy' || !source.policy) return <span>This agent</span>;
+  return (
+    <span>
+      Policy {source.policy.name}
+      {source.enforced && (
+        <>
+          {' '}
+          <small className="muted">(enforced)</small>
+        </>
+      )}
+    </span>
+  );
+}
+
+/** The agent's policy overrides (GET /api/v3/agents/{id}/policy-overrides/). */
+function useOverrides(agentId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['policy-overrides', agentId],
+    queryFn: () => ok(api.GET('/api/v3/agents/{agentId}/policy-overrides', { params: { path: { agentId: Number(agentId) } } })),
+    enabled,
+  });
+}
+
+/**
+ * Disable (or enable again) one item of a non-enforced policy on this agent only: the agent's overrides are replaced
+ * with the same list, this item's `disabled` flipped (PUT /api/v3/agents/{id}/policy-overrides/).
+ */
+function OverrideToggle({ agentId, source, name, what, overrides }: { agentId: string; source: ItemSource; name: string; what: string; overrides: PolicyOverride[] }) {
+  const qc = useQueryClient();
+  const policyId = source.policy?.id;
+  const mine = overrides.find((o) => o.policy === policyId && o.key === source.key);
+  const disabled = mine?.disabled ?? false;
+  const save = useMutation({
+    mutationFn: () => {
+      const others = overrides.filter((o) => o !== mine);
+      const adjusted = mine && (mine.settings !== null || mine.run_interval !== null || mine.fails_b4_alert !== null);
+      const next = [...others, ...(disabled && !adjusted ? [] : [{ ...(mine ?? { policy: policyId!, key: source.key!, settings: null, run_interval: null, fails_b4_alert: null }), disabled: !disabled }])];
+      const body = next.map(({ policy, key, disabled: d, settings, run_interval, fails_b4_alert }) => ({
+        policy,
+        key,
+        disabled: d,
+        ...(settings !== null ? { settings } : {}),
+        ...(run_interval !== null ? { run_interval } : {}),
+        ...(fails_b4_alert !== null ? { fails_b4_alert } : {}),
+      }));
+      return ok(api.PUT('/api/v3/agents/{agentId}/policy-overrides', { params: { path: { agentId: Number(agentId) } }, body }));
+    },
+    onSuccess: () => {
+      for (const key of ['policy-overrides', 'agent-checks', 'agent-tasks']) void qc.invalidateQueries({ queryKey: [key, agentId] });
+    },
+  });
+  return (
+    <>
+      <button type="button" className="small secondary outline" disabled={save.isPending} onClick={() => save.mutate()}>
+        {disabled ? 'Enable on this agent' : 'Disable on this agent'}
+        <span className="visually-hidden">
+          {' '}
+          {what} {name}
+        </span>
+      </button>
+      {save.isError && <ErrorNote error={save.error} />}
+    </>
+  );
+}
 
 // ---- Checks -------------------------------------------------------------------------------------------------
 
@@ -110,6 +179,8 @@ export function AgentChecks({ id }: { id: string }) {
   const [open, setOpen] = useState<number | null>(null);
   const [form, setForm] = useState<'new' | Check | null>(null);
   const writable = can('checks:write');
+  const mayOverride = can('agents:write');
+  const overrides = useOverrides(id, mayOverride);
   const refresh = () => void qc.invalidateQueries({ queryKey: ['agent-checks', id] });
   const toggle = useMutation({
     mutationFn: (c: Check) => ok(api.PATCH('/api/v3/checks/{id}', { params: { path: { id: c.id } }, body: { enabled: !c.enabled } })),
@@ -155,6 +226,7 @@ export function AgentChecks({ id }: { id: string }) {
             <thead>
               <tr>
                 <th scope="col">Check</th>
+                <th scope="col">Applied by</th>
                 <th scope="col">Status</th>
                 <th scope="col">Result</th>
                 <th scope="col">Last run</th>
@@ -170,7 +242,11 @@ export function AgentChecks({ id }: { id: string }) {
                   open={open === c.id}
                   toggle={() => setOpen(open === c.id ? null : c.id)}
                   actions={
-                    writable ? (
+                    c.source.type === 'policy' ? (
+                      mayOverride && !c.source.enforced && overrides.data ? (
+                        <OverrideToggle agentId={id} source={c.source} name={c.name} what="check" overrides={overrides.data} />
+                      ) : null
+                    ) : writable ? (
                       <>
                         <button type="button" className="small secondary outline" onClick={() => setForm(c)}>
                           Edit<span className="visually-hidden"> check {c.name}</span>
@@ -217,6 +293,9 @@ function CheckRow({ agentId, check: c, open, toggle, actions }: { agentId: strin
           <small className="muted">
             {CHECK_TYPE_LABELS[c.check_type]}, every {c.run_interval} s
           </small>
+        </td>
+        <td>
+          <AppliedBy source={c.source} />
         </td>
         <td>
           <StatusBadge status={c.status} />
@@ -418,6 +497,8 @@ export function AgentTasks({ id }: { id: string }) {
   // A task runs a script: changing one needs scripts:run as well (docs/api.md); deleting needs tasks:write only.
   const writable = can('tasks:write');
   const mayRun = writable && can('scripts:run');
+  const mayOverride = can('agents:write');
+  const overrides = useOverrides(id, mayOverride);
   const refresh = () => void qc.invalidateQueries({ queryKey: ['agent-tasks', id] });
   const toggle = useMutation({
     mutationFn: (t: Task) => ok(api.PATCH('/api/v3/tasks/{id}', { params: { path: { id: t.id } }, body: { enabled: !t.enabled } })),
@@ -463,6 +544,7 @@ export function AgentTasks({ id }: { id: string }) {
             <thead>
               <tr>
                 <th scope="col">Task</th>
+                <th scope="col">Applied by</th>
                 <th scope="col">Schedule (UTC)</th>
                 <th scope="col">Next run</th>
                 <th scope="col">Last run</th>
@@ -478,30 +560,36 @@ export function AgentTasks({ id }: { id: string }) {
                   open={open === t.id}
                   toggle={() => setOpen(open === t.id ? null : t.id)}
                   actions={
-                    <>
-                      {mayRun && (
-                        <>
-                          <button type="button" className="small secondary outline" onClick={() => setForm(t)}>
-                            Edit<span className="visually-hidden"> task {t.name}</span>
+                    t.source.type === 'policy' ? (
+                      mayOverride && !t.source.enforced && overrides.data ? (
+                        <OverrideToggle agentId={id} source={t.source} name={t.name} what="task" overrides={overrides.data} />
+                      ) : null
+                    ) : (
+                      <>
+                        {mayRun && (
+                          <>
+                            <button type="button" className="small secondary outline" onClick={() => setForm(t)}>
+                              Edit<span className="visually-hidden"> task {t.name}</span>
+                            </button>
+                            <button type="button" className="small secondary outline" onClick={() => toggle.mutate(t)}>
+                              {t.enabled ? 'Disable' : 'Enable'}
+                              <span className="visually-hidden"> task {t.name}</span>
+                            </button>
+                          </>
+                        )}
+                        {writable && (
+                          <button
+                            type="button"
+                            className="small contrast outline"
+                            onClick={() => {
+                              if (window.confirm(`Delete the task ${t.name}? Its runs go with it.`)) remove.mutate(t);
+                            }}
+                          >
+                            Delete<span className="visually-hidden"> task {t.name}</span>
                           </button>
-                          <button type="button" className="small secondary outline" onClick={() => toggle.mutate(t)}>
-                            {t.enabled ? 'Disable' : 'Enable'}
-                            <span className="visually-hidden"> task {t.name}</span>
-                          </button>
-                        </>
-                      )}
-                      {writable && (
-                        <button
-                          type="button"
-                          className="small contrast outline"
-                          onClick={() => {
-                            if (window.confirm(`Delete the task ${t.name}? Its runs go with it.`)) remove.mutate(t);
-                          }}
-                        >
-                          Delete<span className="visually-hidden"> task {t.name}</span>
-                        </button>
-                      )}
-                    </>
+                        )}
+                      </>
+                    )
                   }
                 />
               ))}
@@ -525,6 +613,9 @@ function TaskRow({ agentId, task: t, open, toggle, actions }: { agentId: string;
         <td>
           {t.name}
           {!t.enabled && <StatusBadge status="disabled" />}
+        </td>
+        <td>
+          <AppliedBy source={t.source} />
         </td>
         <td>
           <code>{t.schedule}</code>

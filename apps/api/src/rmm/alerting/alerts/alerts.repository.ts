@@ -206,6 +206,34 @@ export class AlertsRepository {
     return rows.length === 0 ? [] : this.alerts.find({ where: { id: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
   }
 
+  /**
+   * Resolves, in one statement, the open check_failure alerts of these checks and task_failure alerts of these tasks,
+   * flapping ones included (their subject is going away: nothing would ever end them); the alerts it resolved.
+   */
+  async resolveOpenOfItems(checkIds: number[], taskIds: number[], by: string, at: Date): Promise<AlertEntity[]> {
+    if (checkIds.length === 0 && taskIds.length === 0) return [];
+    const rows = await this.tx.rows<{ id: number }>(
+      `UPDATE alerts SET resolved = true, resolved_at = $3, resolved_by = $4, flapping = false
+        WHERE NOT resolved AND ((alert_type = 'check_failure' AND check_id = ANY($1::int[])) OR (alert_type = 'task_failure' AND task_id = ANY($2::int[])))
+        RETURNING id`,
+      [checkIds, taskIds, at, by],
+    );
+    return rows.length === 0 ? [] : this.alerts.find({ where: { id: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
+  }
+
+  /**
+   * Resolves the open check_failure alerts whose check is gone without them being resolved (its row went with a
+   * deleted policy item: ON DELETE SET NULL), in one statement. Every other way a check goes resolves its alert first.
+   */
+  async resolveOrphanedCheckAlerts(by: string, at: Date): Promise<AlertEntity[]> {
+    const rows = await this.tx.rows<{ id: number }>(
+      `UPDATE alerts SET resolved = true, resolved_at = $1, resolved_by = $2, flapping = false
+        WHERE NOT resolved AND alert_type = 'check_failure' AND check_id IS NULL RETURNING id`,
+      [at, by],
+    );
+    return rows.length === 0 ? [] : this.alerts.find({ where: { id: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
+  }
+
   /** The agent's open alerts, oldest first. */
   openFor(agentId: number): Promise<AlertEntity[]> {
     return this.alerts.find({ where: { agentId, resolved: false }, order: { id: 'ASC' } });

@@ -138,6 +138,25 @@ export class AlertsService {
   }
 
   /**
+   * Their checks and tasks stop (a policy no longer applies, an override disables one, an enforced item shadows
+   * one): their open alerts are resolved by `by` in one statement, notified, and alert.resolved announced after
+   * the commit of the caller's transaction.
+   */
+  async resolveForItems(checkIds: number[], taskIds: number[], by: string = RESOLVED_BY_SYSTEM): Promise<AlertEntity[]> {
+    if (checkIds.length === 0 && taskIds.length === 0) return [];
+    const resolved = await this.tx.run(async () => this.notified('alert.resolved', await this.repo.resolveOpenOfItems(checkIds, taskIds, by, this.clock.now())));
+    for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
+    return resolved;
+  }
+
+  /** Open check_failure alerts of checks deleted without resolving them (a policy item's cascade): resolved by `by`. */
+  async resolveOrphanedCheckAlerts(by: string): Promise<AlertEntity[]> {
+    const resolved = await this.tx.run(async () => this.notified('alert.resolved', await this.repo.resolveOrphanedCheckAlerts(by, this.clock.now())));
+    for (const a of resolved) this.events.emit('alert.resolved', { agentId: a.agentId, alert: toAlertDto(a) });
+    return resolved;
+  }
+
+  /**
    * Writes the alerts' notifications into the outbox, in the transaction that changed them (the caller's
    * tx.run): an alert never commits without them, and a rolled-back change has none.
    */

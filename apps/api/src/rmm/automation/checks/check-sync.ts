@@ -167,6 +167,14 @@ export class CheckSync implements OnApplicationBootstrap, OnApplicationShutdown 
     }
   }
 
+  /**
+   * Sends these agents their current lists (a policy change): read in one statement per READ_BATCH agents, and
+   * sent to those connected (through the AgentChannel, whichever instance holds them). Resolves once sent.
+   */
+  async pushMany(agentIds: number[]): Promise<void> {
+    for (let i = 0; i < agentIds.length; i += READ_BATCH) await this.sendBatch(agentIds.slice(i, i + READ_BATCH));
+  }
+
   /** Sends the agent its current checks; false when it is not connected here. */
   async send(agentId: number): Promise<boolean> {
     if (!(await this.channel.isOnline(agentId))) return false;

@@ -4,6 +4,7 @@ import { ALERT_SEVERITIES, AlertSeverity, CHECK_STATUSES, CHECK_TYPES, CheckEnti
 import { PageQueryDto } from '../../common/pagination.dto';
 import { AGENT_ID_SCHEMA, IsAgentId } from '../../common/agent-id';
 import { IsOptionalNotNull } from '../../common/optional-not-null';
+import { ItemSourceDto, toItemSource } from '../../common/resources/item-source.dto';
 
 const SETTINGS_DOC =
   'Per check type: diskspace {drive: "C:" or "/", threshold_percent 1-99 (alert below this % free)}; ' +
@@ -125,6 +126,8 @@ export class CheckDto {
   @ApiProperty({ minimum: RUN_INTERVAL_MIN, maximum: RUN_INTERVAL_MAX, description: RUN_INTERVAL_DOC }) run_interval: number;
   @ApiProperty({ enum: ALERT_SEVERITIES, description: SEVERITY_DOC }) severity: AlertSeverity;
   @ApiProperty({ description: ENABLED_DOC }) enabled: boolean;
+  @ApiProperty({ type: ItemSourceDto, description: "The agent's own check, or a policy's (managed by the policy: change it through the agent's policy overrides)" })
+  source: ItemSourceDto;
 }
 
 export function toCheckDto(c: CheckEntity): CheckDto {
@@ -143,6 +146,7 @@ export function toCheckDto(c: CheckEntity): CheckDto {
     run_interval: c.runInterval,
     severity: c.severity,
     enabled: c.enabled,
+    source: toItemSource(c.policyCheck),
   };
 }
 

@@ -12,6 +12,6 @@ import { ChecksService } from './checks.service';
   imports: [AlertsModule, ScriptsModule],
   controllers: [ChecksController],
   providers: [ChecksRepository, ChecksService, CheckSync, CheckResults],
-  exports: [CheckResults],
+  exports: [CheckResults, CheckSync],
 })
 export class ChecksModule {}

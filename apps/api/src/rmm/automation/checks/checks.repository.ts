@@ -47,6 +47,11 @@ export interface RecordedResult {
 export class ChecksRepository {
   constructor(private readonly tx: TransactionHost) {}
 
+  /** The rows with their policy item's policy (the source the API shows). */
+  private withSource() {
+    return this.checks.createQueryBuilder('c').leftJoinAndSelect('c.policyCheck', 'pi').leftJoinAndSelect('pi.policy', 'pp');
+  }
+
   private get checks(): Repository<CheckEntity> {
     return this.tx.repo(CheckEntity);
   }
@@ -61,13 +66,13 @@ export class ChecksRepository {
 
   /** By id; with an agent, uses IDX_checks_agent. `clients`: only checks of agents of those clients (rows and count). */
   list(agentId: number | undefined, page: Page, clients: ClientScope): Promise<[CheckEntity[], number]> {
-    const q = ofAgentsInScope(this.checks.createQueryBuilder('c'), clients);
+    const q = ofAgentsInScope(this.withSource(), clients);
     if (agentId !== undefined) q.andWhere('c.agentId = :agentId', { agentId });
     return q.orderBy('c.id', 'ASC').offset(page.offset).limit(page.limit).getManyAndCount();
   }
 
   findById(id: number, clients: ClientScope): Promise<CheckEntity | null> {
-    return ofAgentsInScope(this.checks.createQueryBuilder('c'), clients).where('c.id = :id', { id }).getOne();
+    return ofAgentsInScope(this.withSource(), clients).where('c.id = :id', { id }).getOne();
   }
 
   async agentExists(id: number, clients: ClientScope): Promise<boolean> {
@@ -112,7 +117,7 @@ export class ChecksRepository {
       `SELECT c.agent_id, c.id, c.check_type, c.name, c.run_interval, c.settings, s.shell, s.body, s.default_args, s.default_timeout,
               md5(string_agg(${CHECK_FINGERPRINT}, E'\n') OVER (PARTITION BY c.agent_id ORDER BY c.id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) AS fp
          FROM checks c LEFT JOIN scripts s ON s.id = c.script_id
-        WHERE c.agent_id = ANY($1::int[]) AND c.enabled ORDER BY c.agent_id, c.id`,
+        WHERE c.agent_id = ANY($1::int[]) AND c.enabled AND c.shadowed_by_policy_check_id IS NULL ORDER BY c.agent_id, c.id`,
       [agentIds],
     );
     for (const r of rows) {
@@ -139,7 +144,7 @@ export class ChecksRepository {
     const rows = await this.tx.rows<{ agent_id: number; fp: string }>(
       `SELECT c.agent_id, md5(string_agg(${CHECK_FINGERPRINT}, E'\n' ORDER BY c.id)) AS fp
          FROM checks c LEFT JOIN scripts s ON s.id = c.script_id
-        WHERE c.agent_id = ANY($1::int[]) AND c.enabled GROUP BY c.agent_id`,
+        WHERE c.agent_id = ANY($1::int[]) AND c.enabled AND c.shadowed_by_policy_check_id IS NULL GROUP BY c.agent_id`,
       [agentIds],
     );
     return new Map(rows.map((r) => [r.agent_id, r.fp]));
@@ -147,7 +152,7 @@ export class ChecksRepository {
 
   /** The agents that run a script check of this script. */
   async agentsRunningScript(scriptId: number): Promise<number[]> {
-    const rows = await this.tx.rows<{ agent_id: number }>(`SELECT DISTINCT agent_id FROM checks WHERE script_id = $1 AND check_type = 'script' AND enabled`, [scriptId]);
+    const rows = await this.tx.rows<{ agent_id: number }>(`SELECT DISTINCT agent_id FROM checks WHERE script_id = $1 AND check_type = 'script' AND enabled AND shadowed_by_policy_check_id IS NULL`, [scriptId]);
     return rows.map((r) => r.agent_id);
   }
 
@@ -166,7 +171,7 @@ export class ChecksRepository {
     const rows = await this.tx.run(async () => {
       const changed = await this.tx.rows<{ id: number; agent_id: number; name: string; status: CheckStatus; previous_status: CheckStatus; fail_count: number; fails_b4_alert: number; severity: AlertSeverity }>(
         `WITH prev AS (
-           SELECT id, status FROM checks WHERE id = $1 AND agent_id = $2 AND enabled FOR UPDATE),
+           SELECT id, status FROM checks WHERE id = $1 AND agent_id = $2 AND enabled AND shadowed_by_policy_check_id IS NULL FOR UPDATE),
          changed AS (
            UPDATE checks c SET
              fail_count = CASE $3::text WHEN 'failing' THEN c.fail_count + 1 WHEN 'passing' THEN 0 ELSE c.fail_count END,

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { CheckEntity, CheckResultEntity, CheckType } from '@app/entities';
-import { invalid, notFound } from '../../../common/errors/domain-error';
+import { DomainError, invalid, notFound } from '../../../common/errors/domain-error';
 import { AlertsService } from '../../alerting/alerts/alerts.service';
 import { permissionDenied } from '../../common/principal';
 import { ClientScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
 import { defaultCheckName, settingsErrors } from './check-settings';
+import { ChecksErrorCode } from './checks.errors';
 import { CheckSync } from './check-sync';
 import { CreateCheckDto, RUN_INTERVAL_DEFAULT, UpdateCheckDto } from './checks.dto';
 import { CheckFields, ChecksRepository } from './checks.repository';
@@ -65,7 +66,7 @@ export class ChecksService {
    * scripts:run; the agent runs it again at once), else 403 before anything is written or sent.
    */
   async update(id: number, body: UpdateCheckDto, clients: ClientScope, mayRunScripts = false): Promise<CheckEntity> {
-    const check = await this.get(id, clients);
+    const check = this.own(await this.get(id, clients));
     if (check.checkType === 'script' && !mayRunScripts) throw permissionDenied();
     const fields: Partial<CheckFields> = {};
     if (body.name !== undefined) fields.name = body.name.trim();
@@ -89,10 +90,18 @@ export class ChecksService {
 
   /** Deletes the check: its open check_failure alert is resolved by 'system' first, and the agent stops running it. */
   async delete(id: number, clients: ClientScope): Promise<void> {
-    const check = await this.get(id, clients);
+    const check = this.own(await this.get(id, clients));
     await this.alerts.resolveBySystem({ alertType: 'check_failure', id });
     if (!(await this.repo.delete(id))) throw notFound();
     this.sync.push(check.agentId);
+  }
+
+  /** The check, if it is the agent's own: a policy's is changed through the agent's policy overrides (409). */
+  private own(check: CheckEntity): CheckEntity {
+    if (check.policyCheckId !== null) {
+      throw new DomainError(ChecksErrorCode.ManagedByPolicy, `managed by policy ${check.policyCheck?.policy?.name ?? check.policyCheckId}: use the agent's policy overrides`);
+    }
+    return check;
   }
 
   /** The settings to store: checked per type; a script check's script is a real reference (script_id). */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../../access/audit/audit.module';
+import { PolicyEngineModule } from './policy-engine.module';
 import { EffectivePolicyService } from './effective-policy.service';
 import { EffectivePolicyController, PoliciesController } from './policies.controller';
 import { PoliciesRepository } from './policies.repository';
@@ -9,7 +10,7 @@ import { PolicyCatalogCache } from './policy-catalog-cache';
 
 /** Automation policies: the API (CRUD, preview) and each agent's effective policy (docs/policies.md). */
 @Module({
-  imports: [AuditModule],
+  imports: [AuditModule, PolicyEngineModule],
   controllers: [PoliciesController, EffectivePolicyController],
   providers: [PoliciesRepository, PoliciesService, EffectivePolicyService, PolicyCatalog, PolicyCatalogCache],
   exports: [PolicyCatalogCache],

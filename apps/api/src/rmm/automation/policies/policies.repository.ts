@@ -180,6 +180,16 @@ export class PoliciesRepository {
     );
   }
 
+  /** The ids of the policy's items a replacement by these keys deletes (undefined: that list is not replaced). */
+  async itemsLeaving(policyId: number, checkKeys: string[] | undefined, taskKeys: string[] | undefined): Promise<{ checkIds: number[]; taskIds: number[] }> {
+    const [row] = await this.tx.rows<{ checkIds: number[]; taskIds: number[] }>(
+      `SELECT coalesce((SELECT array_agg(id) FROM policy_checks WHERE policy_id = $1 AND $2::text[] IS NOT NULL AND NOT (key = ANY($2::text[]))), '{}') AS "checkIds",
+              coalesce((SELECT array_agg(id) FROM policy_tasks WHERE policy_id = $1 AND $3::text[] IS NOT NULL AND NOT (key = ANY($3::text[]))), '{}') AS "taskIds"`,
+      [policyId, checkKeys ?? null, taskKeys ?? null],
+    );
+    return row;
+  }
+
   async delete(id: number): Promise<boolean> {
     return (await this.tx.exec('DELETE FROM policies WHERE id = $1', [id])).rowCount > 0;
   }

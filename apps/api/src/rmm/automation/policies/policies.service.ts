@@ -14,6 +14,7 @@ import { PoliciesErrorCode } from './policies.errors';
 import { toPolicyDto } from './policies.mapper';
 import { NewCheckItem, NewTaskItem, PoliciesRepository, PolicyFields, PolicyRow } from './policies.repository';
 import { PolicyCatalogCache } from './policy-catalog-cache';
+import { PolicyEngine } from './policy-engine';
 import { checkItems, normalizeExclusions, normalizeTargets, normalizeWindows, taskItems } from './policy-input';
 import { matches } from './policy-merge';
 
@@ -54,6 +55,7 @@ export class PoliciesService {
     private readonly events: RmmEvents,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly engine: PolicyEngine,
   ) {}
 
   /** The caller's policies, each with how many agents it matches now. */
@@ -97,6 +99,9 @@ export class PoliciesService {
       if (runsCode(locked) && !caller.mayRunScripts) throw permissionDenied();
       const r = await this.resolve(locked, body, caller);
       await this.named(r.fields.name, () => this.repo.update(id, r.fields));
+      // Items leaving the policy take their agents' rows with them: their open alerts are resolved first.
+      const leaving = await this.repo.itemsLeaving(id, r.checks?.map((c) => c.key), r.tasks?.map((t) => t.key));
+      if (leaving.checkIds.length > 0 || leaving.taskIds.length > 0) await this.engine.beforeItemsRemoved(leaving);
       if (r.checks) await this.repo.replaceChecks(id, r.checks);
       if (r.tasks) await this.repo.replaceTasks(id, r.tasks);
       this.changed(id);
@@ -110,7 +115,9 @@ export class PoliciesService {
   async delete(id: number, caller: PolicyCaller): Promise<void> {
     const before = await this.tx.run(async () => {
       const p = await this.repo.findById(id, caller.clients, true);
-      if (!p || !(await this.repo.delete(id))) throw notFound();
+      if (!p) throw notFound();
+      await this.engine.beforeItemsRemoved({ policyId: id });
+      if (!(await this.repo.delete(id))) throw notFound();
       this.changed(id);
       return p;
     });

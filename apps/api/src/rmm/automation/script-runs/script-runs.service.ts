@@ -202,10 +202,10 @@ export class ScriptRunsService {
    * script's default time-out and arguments), announced through `onSent(runId)` once it is on its way, and
    * settled without throwing: the recorded outcome, or `sent: false` when the agent is not connected here.
    */
-  async runForServer(agentId: number, script: ScriptEntity, onSent: (runId: number) => Promise<void>): Promise<ServerRunResult> {
+  async runForServer(agentId: number, script: ScriptEntity, onSent: (runId: number) => Promise<void>, ask: { args?: string[]; timeoutSeconds?: number } = {}): Promise<ServerRunResult> {
     if (!(await this.channel.isOnline(agentId))) return { sent: false };
-    const timeoutSeconds = script.defaultTimeout ?? 90;
-    const args = script.defaultArgs;
+    const timeoutSeconds = ask.timeoutSeconds ?? script.defaultTimeout ?? 90;
+    const args = ask.args ?? script.defaultArgs;
     const run = await this.repo.insert(
       { agentId, scriptId: script.id, scriptName: script.name, shell: script.shell, args, output: 'wait', timeoutSeconds, requestedByKeyId: null },
       this.clock.now(),

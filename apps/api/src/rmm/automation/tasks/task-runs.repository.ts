@@ -16,6 +16,9 @@ export interface DueTask {
   queueIfOffline: boolean;
   /** skip_in_maintenance and its agent is in maintenance now: the due time is recorded `skipped`, nothing is sent. */
   skip: boolean;
+  /** A policy task's arguments and time-out (empty, null: the script's defaults, as for an own task). */
+  args: string[];
+  timeout: number | null;
 }
 
 /** A run just claimed: its row exists (status running), the task has moved on to its next due time. */
@@ -28,6 +31,8 @@ export interface ClaimedRun {
   dueAt: Date;
   startedAt: Date;
   queueIfOffline: boolean;
+  args?: string[];
+  timeout?: number | null;
 }
 
 /** A queued task run whose script run has ended (queue_if_offline): what the task run's outcome follows. */
@@ -91,8 +96,9 @@ export class TaskRunsRepository {
   lockDue(now: Date, limit: number): Promise<DueTask[]> {
     return this.tx.rows<DueTask>(
       `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt", t.queue_if_offline AS "queueIfOffline",
-              (t.skip_in_maintenance AND EXISTS (SELECT 1 FROM agents a WHERE a.id = t.agent_id AND ${IN_MAINTENANCE})) AS skip
-         FROM tasks t WHERE t.enabled AND t.next_run_at <= $1
+              (t.skip_in_maintenance AND EXISTS (SELECT 1 FROM agents a WHERE a.id = t.agent_id AND ${IN_MAINTENANCE})) AS skip,
+              t.args, t.timeout
+         FROM tasks t WHERE t.enabled AND t.next_run_at <= $1 AND t.shadowed_by_policy_task_id IS NULL
           AND NOT EXISTS (SELECT 1 FROM task_runs r WHERE r.task_id = t.id AND r.status IN ('running', 'queued'))
         ORDER BY t.next_run_at, t.id LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
       [now, limit],

@@ -140,7 +140,7 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
         const runId = await this.repo.insertRun(task, now);
         await this.repo.advance(task.id, next, runId === null ? null : now);
         if (runId !== null) {
-          claimed.push({ runId, taskId: task.id, taskName: task.name, agentId: task.agentId, scriptId: task.scriptId, dueAt: task.dueAt, startedAt: now, queueIfOffline: task.queueIfOffline });
+          claimed.push({ runId, taskId: task.id, taskName: task.name, agentId: task.agentId, scriptId: task.scriptId, dueAt: task.dueAt, startedAt: now, queueIfOffline: task.queueIfOffline, args: task.args, timeout: task.timeout });
         }
       }
       return claimed;
@@ -156,14 +156,15 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
       await this.finish(run, this.outcome('failed'), `its script ${run.scriptId} is gone`);
       return;
     }
-    const result = await this.scriptRuns.runForServer(run.agentId, script, (scriptRunId) => this.repo.setScriptRun(run.runId, scriptRunId));
+    const ask = this.askOf(run);
+    const result = await this.scriptRuns.runForServer(run.agentId, script, (scriptRunId) => this.repo.setScriptRun(run.runId, scriptRunId), ask);
     if (!result.sent && run.queueIfOffline) {
       // queue_if_offline: the run waits in the agent's queue; followQueued ends it with that run's outcome. The queued
       // script run and the task run pointing at it are written together (and announced, script.queued then task.run,
       // once both are there): never a queued script run that its task run does not know, nor the reverse.
       try {
         await this.tx.run(async () => {
-          const queued = await this.scriptRuns.enqueue(run.agentId, script, { requestedByKeyId: null });
+          const queued = await this.scriptRuns.enqueue(run.agentId, script, { ...ask, requestedByKeyId: null });
           await this.repo.markQueued(run.runId, queued.id);
           this.events.emit('task.run', { agentId: run.agentId, taskId: run.taskId, runId: run.runId, status: 'queued', retcode: null });
         });
@@ -180,6 +181,11 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
     }
     const ended = this.fromScriptRun({ ...result.outcome, timeoutSeconds: result.timeoutSeconds });
     await this.finish(run, ended.outcome, ended.reason);
+  }
+
+  /** A task's own arguments and time-out (a policy task's), else the script's defaults. */
+  private askOf(run: ClaimedRun): { args?: string[]; timeoutSeconds?: number } {
+    return { ...(run.args && run.args.length > 0 ? { args: run.args } : {}), ...(run.timeout ? { timeoutSeconds: run.timeout } : {}) };
   }
 
   /**

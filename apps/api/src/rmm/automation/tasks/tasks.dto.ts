@@ -5,6 +5,7 @@ import { PageQueryDto } from '../../common/pagination.dto';
 import { PG_INT_MAX, iso } from '../../../common/values';
 import { AGENT_ID_SCHEMA, IsAgentId } from '../../common/agent-id';
 import { IsOptionalNotNull } from '../../common/optional-not-null';
+import { ItemSourceDto, toItemSource } from '../../common/resources/item-source.dto';
 
 const QUEUE_IF_OFFLINE =
   'true: a run whose agent is not connected at its due time is queued for the agent (a queued script run, sent when it next connects, expiring after a day) and the task run, status queued, ends with that run\'s outcome; false: it ends agent_offline at once';
@@ -130,6 +131,8 @@ export class TaskDto {
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'When the newest run started' }) last_run_at: string | null;
   @ApiProperty({ nullable: true, type: Number, description: 'Return code of the newest finished run (null when it had none: timed out, agent offline, interrupted)' }) last_retcode: number | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: ItemSourceDto, description: "The agent's own task, or a policy's (managed by the policy: change it through the agent's policy overrides)" })
+  source: ItemSourceDto;
 }
 
 export const toTaskDto = (t: TaskEntity): TaskDto => ({
@@ -145,4 +148,5 @@ export const toTaskDto = (t: TaskEntity): TaskDto => ({
   last_run_at: iso(t.lastRunAt),
   last_retcode: t.lastRetcode,
   created_at: t.createdAt.toISOString(),
+  source: toItemSource(t.policyTask),
 });

@@ -12,6 +12,11 @@ export type TaskFields = Pick<TaskEntity, 'name' | 'agentId' | 'scriptId' | 'sch
 export class TasksRepository {
   constructor(private readonly tx: TransactionHost) {}
 
+  /** The rows with their policy item's policy (the source the API shows). */
+  private withSource() {
+    return this.tasks.createQueryBuilder('t').leftJoinAndSelect('t.policyTask', 'pi').leftJoinAndSelect('pi.policy', 'pp');
+  }
+
   private get tasks(): Repository<TaskEntity> {
     return this.tx.repo(TaskEntity);
   }
@@ -23,13 +28,13 @@ export class TasksRepository {
 
   /** By id. `clients`: only tasks of agents of those clients (rows and count). */
   list(agentId: number | undefined, page: Page, clients: ClientScope): Promise<[TaskEntity[], number]> {
-    const q = ofAgentsInScope(this.tasks.createQueryBuilder('t'), clients);
+    const q = ofAgentsInScope(this.withSource(), clients);
     if (agentId !== undefined) q.andWhere('t.agentId = :agentId', { agentId });
     return q.orderBy('t.id', 'ASC').offset(page.offset).limit(page.limit).getManyAndCount();
   }
 
   findById(id: number, clients: ClientScope): Promise<TaskEntity | null> {
-    return ofAgentsInScope(this.tasks.createQueryBuilder('t'), clients).where('t.id = :id', { id }).getOne();
+    return ofAgentsInScope(this.withSource(), clients).where('t.id = :id', { id }).getOne();
   }
 
   async agentExists(id: number, clients: ClientScope): Promise<boolean> {

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { TaskEntity, TaskRunEntity } from '@app/entities';
 import { Clock } from '../../../common/clock';
-import { FieldError, invalid, notFound } from '../../../common/errors/domain-error';
+import { DomainError, FieldError, invalid, notFound } from '../../../common/errors/domain-error';
 import { ClientScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
 import { nextRun } from './schedule';
 import { TaskRunsRepository } from './task-runs.repository';
+import { TasksErrorCode } from './tasks.errors';
 import { CreateTaskDto, PREVIEW_RUNS, SchedulePreviewDto, UpdateTaskDto } from './tasks.dto';
 import { TaskFields, TasksRepository } from './tasks.repository';
 
@@ -56,7 +57,7 @@ export class TasksService {
    * to the first due time after now (an enabled task's missed due times are not run); disabling clears it.
    */
   async update(id: number, body: UpdateTaskDto, clients: ClientScope): Promise<TaskEntity> {
-    const task = await this.get(id, clients);
+    const task = this.own(await this.get(id, clients));
     const fields: Partial<TaskFields> = {};
     if (body.name !== undefined) fields.name = body.name.trim();
     if (body.script !== undefined) {
@@ -90,7 +91,15 @@ export class TasksService {
   }
 
   async delete(id: number, clients: ClientScope): Promise<void> {
-    await this.get(id, clients);
+    this.own(await this.get(id, clients));
     if (!(await this.repo.delete(id))) throw notFound();
+  }
+
+  /** The task, if it is the agent's own: a policy's is changed through the agent's policy overrides (409). */
+  private own(task: TaskEntity): TaskEntity {
+    if (task.policyTaskId !== null) {
+      throw new DomainError(TasksErrorCode.ManagedByPolicy, `managed by policy ${task.policyTask?.policy?.name ?? task.policyTaskId}: use the agent's policy overrides`);
+    }
+    return task;
   }
 }
