@@ -61,4 +61,12 @@ export class AuditLogEntity {
 
   @Column({ name: 'request_id', type: 'text', nullable: true })
   requestId: string | null;
+
+  /** What the change replaced, where the route says (custom field values: `{name: value}`, a secret as "********"); null otherwise. */
+  @Column({ type: 'jsonb', nullable: true })
+  before: object | null;
+
+  /** What the change left, likewise. */
+  @Column({ type: 'jsonb', nullable: true })
+  after: object | null;
 }

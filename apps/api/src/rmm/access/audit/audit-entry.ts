@@ -13,6 +13,9 @@ export interface AuditEntry {
   status: number | null;
   outcome: string;
   requestId: string | null;
+  /** What the change replaced and left, where the route says (AuthedRequest.auditChange); absent otherwise. */
+  before?: unknown;
+  after?: unknown;
 }
 
 export const AUDITED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;

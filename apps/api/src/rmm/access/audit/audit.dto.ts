@@ -82,6 +82,10 @@ export class AuditEntryDto {
   @ApiProperty({ nullable: true, type: Number, description: 'HTTP status; null for a CLI command' }) status: number | null;
   @ApiProperty({ example: '204', description: "The HTTP status as text (a console sign-in adds its method: '200 password+totp', '401 password'), or 'ok' / 'error: <message>' for the CLI" }) outcome: string;
   @ApiProperty({ nullable: true, type: String, description: 'X-Request-Id of the request' }) request_id: string | null;
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'What the change replaced, where the route records it (custom fields: `{name: value}`, a secret as "********"); null otherwise' })
+  before: unknown;
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'What the change left, likewise' })
+  after: unknown;
 }
 
 export const toAuditEntryDto = (a: AuditLogEntity): AuditEntryDto => ({
@@ -97,4 +101,6 @@ export const toAuditEntryDto = (a: AuditLogEntity): AuditEntryDto => ({
   status: a.status,
   outcome: a.outcome,
   request_id: a.requestId,
+  before: a.before ?? null,
+  after: a.after ?? null,
 });

@@ -30,7 +30,7 @@ export class AuditRepository {
   /** One multi-row INSERT for a batch. */
   async insertMany(entries: readonly AuditEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.rows.insert(entries.map((e) => ({ ...e })));
+    await this.rows.insert(entries.map((e) => ({ ...e, before: (e.before ?? null) as object | null, after: (e.after ?? null) as object | null })));
   }
 
   /** Newest first (IDX_audit_log_at; a key's calls: IDX_audit_log_actor); id breaks ties, so pages are stable. */

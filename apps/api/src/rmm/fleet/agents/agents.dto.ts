@@ -73,6 +73,13 @@ export class AgentDto {
   @ApiProperty({ nullable: true, type: String }) cpu_model: string | null;
   @ApiProperty({ nullable: true, type: Number, description: 'gigabytes' }) total_ram: number | null;
   @ApiProperty({ nullable: true, type: [DiskDto] }) disks: AgentDisk[] | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { site_code: 'NYC-1', admin_password: '********' },
+    description: 'Every agent custom field by name: its value, else its default, else null; a secret "********" when set, null when not (docs/custom-fields.md)',
+  })
+  custom_fields: Record<string, unknown>;
 }
 
 /** The agent detail object: the Agent plus patches_pending, wmi_detail and record times. */
@@ -124,6 +131,7 @@ export function toAgentDto(r: AgentRow): AgentDto {
     cpu_model: r.cpu_model,
     total_ram: r.total_ram,
     disks: r.disks as AgentDisk[] | null,
+    custom_fields: r.custom_fields ?? {},
   };
 }
 
