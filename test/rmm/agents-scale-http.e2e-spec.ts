@@ -34,6 +34,7 @@ const expectedAgent = (a: AgentEntity) => ({
   cpu_model: a.cpuModel,
   total_ram: a.totalRam,
   disks: a.disks,
+  custom_fields: {},
 });
 /** The agent detail object as the stored record says it should be. */
 const expectedDetail = (a: AgentEntity) => ({
