@@ -1,7 +1,9 @@
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
+import { until } from '../utils/wait';
 import { createKey, createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { AuditService } from '../../apps/api/src/rmm/access/audit/audit.service';
+import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 
 /** Custom fields (docs/custom-fields.md): definitions, values per agent, site and client, secrets, client limits. */
 describe('/api/v3 custom fields', () => {
@@ -117,7 +119,9 @@ describe('/api/v3 custom fields', () => {
       await define({ name: 'managed', label: 'Managed', scope: 'client', type: 'boolean', default: true });
     });
 
-    it("sets an agent's values (a partial merge, null clears) and answers every field of the scope", async () => {
+    it("sets an agent's values (a partial merge, null clears) and answers every field of the scope, announcing agent.updated", async () => {
+      const updated: number[] = [];
+      const off = t.server.app.get(RmmEvents).on('agent.updated', (e) => updated.push(e.agentId));
       const first = await t.http.put(`/api/v3/agents/${ws1}/custom-fields/`).set(admin()).send({ site_code: 'NYC-1', cores: 8, roles: ['web', 'db'], admin_password: 'hunter2' });
       expect(first.status).toBe(200);
       expect(first.body).toEqual({ site_code: 'NYC-1', cores: 8, roles: ['web', 'db'], admin_password: '********' });
@@ -125,6 +129,9 @@ describe('/api/v3 custom fields', () => {
       expect(second.body).toEqual({ site_code: 'NYC-1', cores: null, roles: ['web', 'db'], admin_password: '********' });
       const [stored] = await sql(t.db.url, `SELECT v.value FROM custom_field_values v JOIN custom_fields f ON f.id = v.field_id WHERE f.name = 'admin_password' AND v.agent_id = $1`, [ws1]);
       expect(stored.value).toBe('hunter2');
+      await until('two agent.updated', async () => updated.length >= 2);
+      off();
+      expect(updated).toEqual([ws1, ws1]);
     });
 
     it('carries custom_fields in the agent list and detail, defaults applied, a secret never answered', async () => {

@@ -3,6 +3,7 @@ import { ApiKeyScope, CustomFieldEntity, CustomFieldScope, CustomFieldType, Cust
 import { DomainError, fieldInvalid, notFound } from '../../../common/errors/domain-error';
 import { isUniqueViolation } from '../../../database/pg-errors';
 import { TransactionHost } from '../../../database/transaction-host';
+import { RmmEvents } from '../../common/bus/rmm-events';
 import { ClientScope, inScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
 import { AuditNote, hasScope, Principal } from '../../common/principal';
@@ -39,6 +40,7 @@ export class CustomFieldsService {
   constructor(
     private readonly repo: CustomFieldsRepository,
     private readonly tx: TransactionHost,
+    private readonly events: RmmEvents,
   ) {}
 
   /** The scopes whose definitions the caller may read (agents:read: the agents'; clients:read: the sites' and clients'). */
@@ -134,7 +136,10 @@ export class CustomFieldsService {
   async putAgentValues(agentId: number, body: unknown, clients: ClientScope, note?: AuditNote): Promise<ShownValues> {
     const client = await this.repo.agentClient(agentId);
     if (client === undefined || !inScope(clients, client)) throw notFound();
-    return this.putValues('agent', agentId, body, note);
+    const values = await this.putValues('agent', agentId, body, note);
+    // The events WebSockets' agent.updated carries custom_fields (secrets masked), as the detail does.
+    this.events.emit('agent.updated', { agentId });
+    return values;
   }
 
   async putClientValues(clientId: number, body: unknown, clients: ClientScope, note?: AuditNote): Promise<ShownValues> {
@@ -199,6 +204,7 @@ export class CustomFieldsService {
     const checked = text.length > MAX_TEXT_VALUE ? ({ ok: false, reason: `at most ${MAX_TEXT_VALUE} characters` } as Checked) : checkValue({ type: field.type, options: await this.optionsOf(field) }, collected(field.type, text));
     if (!checked.ok) return { ok: false, reason: `custom field ${name}: ${checked.reason}` };
     await this.repo.setValue('agent', agentId, field.fieldId, checked.value);
+    this.events.emit('agent.updated', { agentId });
     return { ok: true };
   }
 
