@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditService } from '../../apps/api/src/rmm/access/audit/audit.service';
+import { RmmEventName, RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { AGENT_JS, AgentProcess, run } from '../utils/processes';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
@@ -70,6 +71,27 @@ describe('custom fields in scripts (a real agent process)', () => {
     expect(stored.body.args[0]).toBe('code={{ agent.site_code }}');
   });
 
+  it('fills a queued run in when it is sent: the value as it is then', async () => {
+    const id = await script('cf-queued', 'echo "[$1]"', ['{{agent.site_code}}']);
+    await agent.stop();
+    await until('agent offline', async () => (await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body.status !== 'online');
+    const queued = await runscript({ script: id, queue: true });
+    expect(queued.body).toEqual({ id: expect.any(Number), status: 'queued' });
+    expect((await t.http.put(`/api/v3/agents/${agentId}/custom-fields/`).set(admin).send({ site_code: 'NYC-2' })).status).toBe(200);
+    agent.start();
+    const ran = await until(
+      `the queued run's end\n${agent.output}`,
+      async () => {
+        const r = (await t.http.get(`/api/v3/agents/${agentId}/runs/${queued.body.id}/`).set(admin)).body;
+        return r.status === 'finished' ? r : undefined;
+      },
+      30_000,
+    );
+    expect(ran).toEqual(expect.objectContaining({ stdout: '[NYC-2]\n', args: ['{{agent.site_code}}'] }));
+    expect((await t.http.put(`/api/v3/agents/${agentId}/custom-fields/`).set(admin).send({ site_code: 'NYC-1' })).status).toBe(200);
+    await until('agent online', async () => (await t.http.get(`/api/v3/agents/${agentId}/`).set(admin)).body.status === 'online');
+  });
+
   it('refuses an unknown field with 400 before anything is stored or sent', async () => {
     const id = await script('cf-unknown', 'echo ran');
     const [{ n: before }] = await sql<{ n: number }>(t.db.url, `SELECT count(*)::int AS n FROM script_runs`);
@@ -85,6 +107,9 @@ describe('custom fields in scripts (a real agent process)', () => {
   it("sends a secret's value to the agent, and keeps it out of every stored run, audit entry and server log line", async () => {
     const out = join(work, 'secret.txt');
     const id = await script('cf-secret', `printf '%s' "$1" > '${out}'; echo done`, ['{{agent.admin_password}}']);
+    const announced: string[] = [];
+    const bus = t.server.app.get(RmmEvents);
+    const offs = (['script.started', 'script.output', 'script.finished', 'agent.updated'] as RmmEventName[]).map((name) => bus.on(name, (e: unknown) => void announced.push(`${name} ${JSON.stringify(e)}`)));
     const res = await runscript({ script: id });
     expect(res.status).toBe(200);
     expect(res.body.stdout).toBe('done\n');
@@ -102,6 +127,9 @@ describe('custom fields in scripts (a real agent process)', () => {
     expect(audited).toBeGreaterThan(0);
     expect(t.logs.join('\n')).not.toContain(SECRET);
     expect(t.logs.length).toBeGreaterThan(0);
+    offs.forEach((off) => off());
+    expect(announced.filter((e) => e.startsWith('script.finished'))).toHaveLength(2);
+    expect(announced.join('\n')).not.toContain(SECRET);
   });
 
   it("a collector run writes the agent's field with its trimmed stdout", async () => {

@@ -126,8 +126,3 @@ export class PatchCustomFieldDto {
   @IsBoolean()
   required?: boolean;
 }
-
-/** The values of one agent, site or client: `{name: value}` (a secret's value as "********" when set, null when not). */
-export class CustomFieldValuesDto {
-  [name: string]: CustomFieldValue | null;
-}
