@@ -1906,8 +1906,8 @@ export interface components {
             type: "text" | "number" | "boolean" | "date" | "select" | "multiselect" | "secret";
             /** @description Required for select and multiselect (distinct, 1–200 characters each); refused for the other types */
             options?: string[];
-            /** @description A value of the field's type (text, secret, date (YYYY-MM-DD) and select: a string; number: a finite number; boolean; multiselect: a list of options); not for a secret */
-            default?: string | number | boolean | string[];
+            /** @description A value of the field's type (text, secret, date (YYYY-MM-DD) and select: a string; number: a finite number; boolean; multiselect: a list of options); not for a secret; null or left out: none */
+            default?: (string | number | boolean | string[]) | null;
             /** @default false */
             required?: boolean;
         };

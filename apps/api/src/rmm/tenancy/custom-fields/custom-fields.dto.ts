@@ -72,7 +72,7 @@ export class CreateCustomFieldDto {
   @MaxLength(200, { each: true })
   options?: string[];
 
-  @ApiPropertyOptional({ description: `A value of the field's type (${VALUE_DOC}); not for a secret`, oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: 'string' } }] })
+  @ApiPropertyOptional({ nullable: true, description: `A value of the field's type (${VALUE_DOC}); not for a secret; null or left out: none`, oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: 'string' } }] })
   @Allow()
   default?: unknown;
 
