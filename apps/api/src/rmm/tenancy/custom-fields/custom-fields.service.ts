@@ -62,12 +62,13 @@ export class CustomFieldsService {
 
   /** A new definition: at most MAX_CUSTOM_FIELDS in all (counted under a lock), the name unique in its scope. */
   async create(input: NewField, note?: AuditNote): Promise<CustomFieldEntity> {
+    const label = labelOf(input.label);
     const options = optionsFor(input.type, input.options);
     const defaultValue = defaultFor({ type: input.type, options }, input.default);
     const field = await this.tx.run(async () => {
       if ((await this.repo.lockAndCount()) >= MAX_CUSTOM_FIELDS) throw new DomainError(CustomFieldsErrorCode.TooMany, `at most ${MAX_CUSTOM_FIELDS} custom fields`);
       try {
-        return await this.repo.insert({ name: input.name, label: input.label.trim(), scope: input.scope, type: input.type, options, defaultValue, required: input.required ?? false });
+        return await this.repo.insert({ name: input.name, label, scope: input.scope, type: input.type, options, defaultValue, required: input.required ?? false });
       } catch (err) {
         if (isUniqueViolation(err)) throw nameTaken(input.scope, input.name);
         throw err;
@@ -103,7 +104,7 @@ export class CustomFieldsService {
       }
       const defaultValue = 'default' in change ? defaultFor({ type, options }, change.default) : keptDefault({ type, options }, field.defaultValue);
       try {
-        await this.repo.update(id, { name, label: change.label?.trim() ?? field.label, scope, type, options, defaultValue, required: change.required ?? field.required });
+        await this.repo.update(id, { name, label: change.label === undefined ? field.label : labelOf(change.label), scope, type, options, defaultValue, required: change.required ?? field.required });
       } catch (err) {
         if (isUniqueViolation(err)) throw nameTaken(scope, name);
         throw err;
@@ -247,6 +248,13 @@ export class CustomFieldsService {
     }
     return fillPlaceholders(args, values);
   }
+}
+
+/** A label trimmed, never empty. */
+function labelOf(label: string): string {
+  const clean = label.trim();
+  if (!clean) throw fieldInvalid('label', 'must not be empty');
+  return clean;
 }
 
 const isChoice = (type: CustomFieldType): boolean => type === 'select' || type === 'multiselect';
