@@ -217,8 +217,8 @@ class Simulators {
       const state = { child, readyWaiters: [], statWaiters: new Map() };
       child.on('message', (m) => {
         if (m.type === 'ready') state.readyWaiters.splice(0).forEach((w) => w());
-        if (m.type === 'stats') {
-          state.statWaiters.get(m.token)?.(m.stats);
+        if (m.type === 'stats' || m.type === 'watched') {
+          state.statWaiters.get(m.token)?.(m.type === 'stats' ? m.stats : m.times);
           state.statWaiters.delete(m.token);
         }
       });
@@ -240,6 +240,25 @@ class Simulators {
 
   rearm() {
     for (const c of this.children) c.child.send({ cmd: 'rearm' });
+  }
+
+  /** From now on, each agent notes when its check list first carries a check whose name contains `marker`. */
+  watch(marker) {
+    for (const c of this.children) c.child.send({ cmd: 'watch', marker });
+  }
+
+  /** When each agent saw the watched marker (epoch ms), all processes together. */
+  async watched() {
+    const all = await Promise.all(
+      this.children.map((c) => {
+        const token = ++this.tokens;
+        return new Promise((resolve) => {
+          c.statWaiters.set(token, resolve);
+          c.child.send({ cmd: 'watched', token });
+        });
+      }),
+    );
+    return all.flat();
   }
 
   /** Every process's counters, summed. */

@@ -26,6 +26,7 @@ const { runConsoleBench, consoleMarkdown, updateConsoleDoc } = require('./consol
 const { runAgentBinariesBench, agentBinariesMarkdown, updateAgentBinariesDoc } = require('./agent-binaries');
 const { runAgentUpdatesBench, agentUpdatesMarkdown, updateAgentUpdatesDoc } = require('./agent-updates');
 const { runNotificationsBench, notificationsMarkdown, updateNotificationsDoc } = require('./notifications');
+const { runPoliciesBench, policiesMarkdown, updatePoliciesDoc } = require('./policies');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(__dirname, 'results');
@@ -183,6 +184,17 @@ async function main() {
     log(`notifications bench failed: ${err.message}`);
   }
 
+  // Automation policies (issue 31): the effective policy of one agent among 200 policies, and a policy change
+  // reaching 5,000 connected agents (and the whole fleet in a full run), against one agent's own check change.
+  try {
+    log('policies (bench/policies.js)…');
+    const fleet = full ? Math.min(requested, max) : Math.max(5_000, agents);
+    result.policies = await runPoliciesBench({ baseUrl: base, agents: fleet, policies: 200, waves: full ? [5_000, fleet] : [5_000], log });
+  } catch (err) {
+    result.policies = { error: err.message };
+    log(`policies bench failed: ${err.message}`);
+  }
+
   // Two instances over Redis (when REDIS_URL names one on this machine): the requested count split over two
   // server processes on one database, runscript across them. Not clamped: each process holds half.
   try {
@@ -235,6 +247,10 @@ async function main() {
     const notificationsTable = notificationsMarkdown(result.notifications);
     updateNotificationsDoc(notificationsTable);
     console.log(`\nNotifications (issue 23):\n\n${notificationsTable}`);
+  }
+  if (result.policies && !result.policies.error) {
+    updatePoliciesDoc(result.policies);
+    console.log(`\nAutomation policies (issue 31):\n\n${policiesMarkdown(result.policies)}`);
   }
   if (result.agentBinaries && !result.agentBinaries.error) {
     const binariesTable = agentBinariesMarkdown(result.agentBinaries);

@@ -155,6 +155,11 @@ class Simulator {
           return;
         case 'checks.sync':
           this.stats.checksSyncs++;
+          // bench/policies.js: when this agent's list first carries a check named with the watched marker
+          if (this.watch && !agent.seen?.has(this.watch) && Array.isArray(message.checks) && message.checks.some((c) => String(c?.name ?? '').includes(this.watch))) {
+            (agent.seen ??= new Set()).add(this.watch);
+            this.watchTimes.push(Date.now());
+          }
           return;
         case 'error':
           this.stats.serverErrors++;
@@ -235,6 +240,13 @@ if (require.main === module && process.send) {
       sim?.rearm();
     } else if (msg.cmd === 'stats') {
       process.send({ type: 'stats', token: msg.token, stats: sim ? sim.snapshot() : null });
+    } else if (msg.cmd === 'watch') {
+      if (sim) {
+        sim.watch = msg.marker;
+        sim.watchTimes = [];
+      }
+    } else if (msg.cmd === 'watched') {
+      process.send({ type: 'watched', token: msg.token, times: sim?.watchTimes ?? [] });
     } else if (msg.cmd === 'stop') {
       sim?.stop();
       setTimeout(() => process.exit(0), 100).unref();

@@ -2,8 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Custom fields (issue #31, docs/custom-fields.md): their definitions (custom_fields, a name unique per scope) and
- * their values (custom_field_values: one per field and agent, site or client, dropped with either). The audit log
- * keeps what a change replaced and left (before, after) where a route records it.
+ * their values (custom_field_values: one per field and agent, site or client, dropped with either).
  */
 export class CustomFields1765000100000 implements MigrationInterface {
     name = 'CustomFields1765000100000';
@@ -71,14 +70,6 @@ export class CustomFields1765000100000 implements MigrationInterface {
             WHERE "agent_id" IS NOT NULL
         `);
         await queryRunner.query(`
-            ALTER TABLE "audit_log"
-            ADD "before" jsonb
-        `);
-        await queryRunner.query(`
-            ALTER TABLE "audit_log"
-            ADD "after" jsonb
-        `);
-        await queryRunner.query(`
             ALTER TABLE "custom_field_values"
             ADD CONSTRAINT "FK_custom_field_values_field" FOREIGN KEY ("field_id") REFERENCES "custom_fields"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
@@ -108,12 +99,6 @@ export class CustomFields1765000100000 implements MigrationInterface {
         `);
         await queryRunner.query(`
             ALTER TABLE "custom_field_values" DROP CONSTRAINT "FK_custom_field_values_field"
-        `);
-        await queryRunner.query(`
-            ALTER TABLE "audit_log" DROP COLUMN "after"
-        `);
-        await queryRunner.query(`
-            ALTER TABLE "audit_log" DROP COLUMN "before"
         `);
         await queryRunner.query(`
             DROP INDEX "public"."UQ_custom_field_values_agent"

@@ -21,6 +21,7 @@ import { NotificationCircuit1764850300000 } from './1764850300000-notification-c
 import { UpdateRolloutHalts1764900000000 } from './1764900000000-update-rollout-halts';
 import { AgentFloods1764900300000 } from './1764900300000-agent-floods';
 import { Policies1765000000000 } from './1765000000000-policies';
+import { AuditChanges1765000000900 } from './1765000000900-audit-changes';
 import { CustomFields1765000100000 } from './1765000100000-custom-fields';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
@@ -47,5 +48,6 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   UpdateRolloutHalts1764900000000,
   AgentFloods1764900300000,
   Policies1765000000000,
+  AuditChanges1765000000900,
   CustomFields1765000100000,
 ];

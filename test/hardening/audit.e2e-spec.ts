@@ -74,7 +74,7 @@ describe('audit log', () => {
       }),
       {
         id: expect.any(Number), at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), actor_kind: 'api_key', actor_id: String(adminId), actor_name: 'audit-admin',
-        method: 'POST', action: 'POST /api/v3/clients/', target: '/api/v3/clients/', client_address: '127.0.0.1', status: 201, outcome: '201', request_id: 'audit-req-1', before: null, after: null,
+        method: 'POST', action: 'POST /api/v3/clients/', target: '/api/v3/clients/', client_address: '127.0.0.1', status: 201, outcome: '201', request_id: 'audit-req-1', changes: null,
       },
     ]);
     expect(rows[0].id).toBeGreaterThan(rows[1].id);

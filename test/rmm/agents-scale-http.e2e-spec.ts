@@ -34,6 +34,9 @@ const expectedAgent = (a: AgentEntity) => ({
   cpu_model: a.cpuModel,
   total_ram: a.totalRam,
   disks: a.disks,
+  tags: a.tags,
+  maintenance: a.maintenance || (a.maintenanceUntil !== null && a.maintenanceUntil > new Date()),
+  maintenance_until: a.maintenanceUntil !== null && a.maintenanceUntil > new Date() ? a.maintenanceUntil.toISOString() : null,
   custom_fields: {},
 });
 /** The agent detail object as the stored record says it should be. */

@@ -48,6 +48,9 @@ describe('/api/v3 agents and scripts', () => {
         cpu_model: 'Intel Core i7',
         total_ram: 15.8,
         disks: [{ device: 'C:', free: '120.5 GB', total: '475.8 GB', percent: 75 }],
+        tags: [],
+        maintenance: false,
+        maintenance_until: null,
         custom_fields: {},
       });
     });

@@ -35,7 +35,7 @@ describe('the /api/v3 contract as a whole', () => {
   it('never answers 500 to odd bodies, query strings or path ids, and always answers {detail}', async () => {
     const requests: Array<[string, string, unknown?]> = [];
     const bodies = [[], [1, 2], null, 'text', 123, true, { client: { $gt: 1 } }, { name: 'x'.repeat(100_000) }, { script: 1e308, timeout: -1e308 }];
-    const posts = ['/api/v3/agents/deployments/', '/api/v3/clients/', '/api/v3/keys/', '/api/v3/scripts/', '/api/v3/checks/', '/api/v3/tasks/', `/api/v3/agents/${agentId}/runscript/`, '/api/v3/clients/1/sites/'];
+    const posts = ['/api/v3/agents/deployments/', '/api/v3/clients/', '/api/v3/keys/', '/api/v3/scripts/', '/api/v3/checks/', '/api/v3/tasks/', `/api/v3/agents/${agentId}/runscript/`, '/api/v3/clients/1/sites/', '/api/v3/policies/', '/api/v3/policies/preview/'];
     for (const p of posts) for (const b of bodies) requests.push(['post', p, b]);
     for (const q of ['client=1&client=2', 'hostname=a&hostname=b', 'limit=1e3000', 'offset=abc', 'agent[]=1', 'resolved[x]=1', 'limit=', 'monitoring_type[]=server']) {
       for (const p of ['/api/v3/agents/', '/api/v3/alerts/', '/api/v3/checks/', '/api/v3/tasks/', '/api/v3/clients/']) requests.push(['get', `${p}?${q}`]);

@@ -158,6 +158,7 @@ describe('/api/v3 checks, tasks and alerts', () => {
         schedule: '*/5 * * * *',
         enabled: true,
         queue_if_offline: false,
+        skip_in_maintenance: false,
         next_run_at: '2026-01-01T00:05:00.000Z',
         last_run_at: null,
         last_retcode: null,

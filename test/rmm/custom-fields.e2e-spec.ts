@@ -192,16 +192,15 @@ describe('/api/v3 custom fields', () => {
       const res = await t.http.put(`/api/v3/agents/${ws1}/custom-fields/`).set(admin()).set('X-Request-Id', 'cf-audit-1').send({ admin_password: 'correct-horse', site_code: 'NYC-9' });
       expect(res.status).toBe(200);
       await t.server.app.get(AuditService).flush();
-      const [row] = await sql(t.db.url, `SELECT action, status, before, after FROM audit_log WHERE request_id = 'cf-audit-1'`);
+      const [row] = await sql(t.db.url, `SELECT action, status, changes FROM audit_log WHERE request_id = 'cf-audit-1'`);
       expect(row).toEqual({
         action: 'PUT /api/v3/agents/{agentId}/custom-fields/',
         status: 200,
-        before: { admin_password: '********', site_code: 'NYC-1' },
-        after: { admin_password: '********', site_code: 'NYC-9' },
+        changes: { before: { admin_password: '********', site_code: 'NYC-1' }, after: { admin_password: '********', site_code: 'NYC-9' } },
       });
       const audit = await t.http.get('/api/v3/audit/?path=/api/v3/agents/').set(admin());
       expect(JSON.stringify(audit.body)).not.toMatch(/correct-horse|hunter2/);
-      expect(audit.body[0]).toEqual(expect.objectContaining({ before: { admin_password: '********', site_code: 'NYC-1' }, after: { admin_password: '********', site_code: 'NYC-9' } }));
+      expect(audit.body[0]).toEqual(expect.objectContaining({ changes: { before: { admin_password: '********', site_code: 'NYC-1' }, after: { admin_password: '********', site_code: 'NYC-9' } } }));
       expect(t.logs.join('\n')).not.toMatch(/correct-horse|hunter2/);
     });
   });

@@ -18,6 +18,7 @@ const NotificationsPage = lazy(() => import('./pages/notifications'));
 const ApiKeysPage = lazy(() => import('./pages/api-keys'));
 const OperatorsPage = lazy(() => import('./pages/operators'));
 const AuditPage = lazy(() => import('./pages/audit'));
+const PoliciesPage = lazy(() => import('./pages/policies'));
 const CustomFieldsPage = lazy(() => import('./pages/custom-fields'));
 
 export function App() {
@@ -67,6 +68,7 @@ function Routes() {
       <Route path="/scripts" component={ScriptsPage} />
       <Route path="/scripts/:id">{(p) => <ScriptPage id={p.id} />}</Route>
       <Route path="/clients" component={ClientsPage} />
+      {can('policies:read') && <Route path="/policies" component={PoliciesPage} />}
       {can('notifications:read') && <Route path="/notifications" component={NotificationsPage} />}
       {isAdmin && <Route path="/api-keys" component={ApiKeysPage} />}
       {isAdmin && <Route path="/operators" component={OperatorsPage} />}

@@ -62,11 +62,16 @@ export class AuditLogEntity {
   @Column({ name: 'request_id', type: 'text', nullable: true })
   requestId: string | null;
 
-  /** What the change replaced, where the route says (custom field values: `{name: value}`, a secret as "********"); null otherwise. */
+  /**
+   * What a change did, where its service says (a policy: `{before, after}`, null for the side that does not exist);
+   * null for the other rows. Never a secret.
+   */
   @Column({ type: 'jsonb', nullable: true })
-  before: object | null;
+  changes: AuditChanges | null;
+}
 
-  /** What the change left, likewise. */
-  @Column({ type: 'jsonb', nullable: true })
-  after: object | null;
+/** A resource before and after a change (null: created, or deleted). */
+export interface AuditChanges {
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
 }

@@ -79,7 +79,7 @@ export type { ScriptOutputMode, ScriptRunStatus } from './script-run.entity';
 export { TASK_RUN_STATUSES } from './task-run.entity';
 export type { TaskRunStatus } from './task-run.entity';
 export { AUDIT_ACTOR_KINDS } from './audit-log.entity';
-export type { AuditActorKind } from './audit-log.entity';
+export type { AuditActorKind, AuditChanges } from './audit-log.entity';
 
 /** Every entity, for the data source. */
 export const ALL_ENTITIES = [

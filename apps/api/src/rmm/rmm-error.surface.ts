@@ -11,9 +11,10 @@ import { OperatorsErrorCode } from './access/operators/operators.errors';
 import { GuardErrorCode } from './common/guard.errors';
 import { ScriptRunsErrorCode } from './automation/script-runs/script-runs.errors';
 import { ScriptsErrorCode } from './automation/scripts/scripts.errors';
+import { PoliciesErrorCode } from './automation/policies/policies.errors';
 
 /** Every code the management backend can answer. */
-export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | GuardErrorCode | AgentBinariesErrorCode | ScriptRunsErrorCode | CustomFieldsErrorCode;
+export type RmmErrorCode = CommonErrorCode | ClientsErrorCode | ScriptsErrorCode | DeploymentsErrorCode | AgentsErrorCode | RegistrationErrorCode | OperatorsErrorCode | GuardErrorCode | AgentBinariesErrorCode | ScriptRunsErrorCode | PoliciesErrorCode | CustomFieldsErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -49,6 +50,8 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [GuardErrorCode.CsrfFailed]: 403,
   [OperatorsErrorCode.EmailTaken]: 409,
   [AgentBinariesErrorCode.UnknownTarget]: 404,
+  [PoliciesErrorCode.NameTaken]: 409,
+  [PoliciesErrorCode.TooMany]: 409,
   [CustomFieldsErrorCode.NameTaken]: 400,
   [CustomFieldsErrorCode.TooMany]: 400,
   [CustomFieldsErrorCode.HasValues]: 400,

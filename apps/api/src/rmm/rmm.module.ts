@@ -15,6 +15,7 @@ import { EventsModule } from './events/events.module';
 import { NotificationsModule } from './alerting/notifications/notifications.module';
 import { ScriptsModule } from './automation/scripts/scripts.module';
 import { TasksModule } from './automation/tasks/tasks.module';
+import { PoliciesModule } from './automation/policies/policies.module';
 import { RegistrationModule } from './fleet/agent-registration/registration.module';
 
 /** (B) The management backend under /api/v3: one module per resource, guarded by AccessModule. */
@@ -32,6 +33,7 @@ import { RegistrationModule } from './fleet/agent-registration/registration.modu
     ScriptsModule,
     ChecksModule,
     TasksModule,
+    PoliciesModule,
     AlertsModule,
     RegistrationModule,
     AuditModule,

@@ -757,6 +757,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first: every POST/PUT/PATCH/DELETE on /api/v3 and /auth/v1/admin (refusals included) and every CLI command that changes something; filters actor_kind, key, method, path (prefix), status, since, until. Scope: admin
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["auditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/v1/download/{target}": {
         parameters: {
             query?: never;
@@ -889,12 +909,32 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List agents; filters hostname (exact), client, site, monitoring_type. Scope: agents:read
+         * List agents; filters hostname (exact), client, site, monitoring_type, tag (repeat it: agents carrying every tag given). Scope: agents:read
          * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:read or admin, or a console session whose role has it. Errors: {detail}.
          */
         get: operations["agentsList"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds and removes tags on many agents at once (one statement). Every agent must exist for the caller, else 400 naming it and nothing changes. `updated`: how many agents had their tags changed. Scope: agents:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        post: operations["agentsBulkTags"];
         delete?: never;
         options?: never;
         head?: never;
@@ -922,7 +962,11 @@ export interface paths {
         delete: operations["agentsRemove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Changes an agent's tags (replaced), monitoring_type or maintenance; answers the agent detail object. Scope: agents:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        patch: operations["agentsUpdate"];
         trace?: never;
     };
     "/api/v3/scripts": {
@@ -1237,6 +1281,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List policies, each with how many agents it matches now. Scope: policies:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope policies:read or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["policiesList"];
+        put?: never;
+        /**
+         * Create a policy (at most 500). Scope: policies:write, and scripts:run for a policy carrying script checks or tasks (before or after the change)
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope policies:write and scripts:run (for a policy carrying script checks or tasks (before or after the change)), or admin. Errors: {detail}.
+         */
+        post: operations["policiesCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/policies/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which agents a policy body (or {id, ...changes}) would match, without saving. Scope: policies:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope policies:read or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        post: operations["policiesPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One policy. Scope: policies:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope policies:read or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["policiesGet"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a policy: its items leave every agent. Scope: policies:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope policies:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        delete: operations["policiesRemove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a policy: what the body gives; checks/tasks replace the lists (an item whose key stays keeps its id). Scope: policies:write, and scripts:run for a policy carrying script checks or tasks (before or after the change)
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope policies:write and scripts:run (for a policy carrying script checks or tasks (before or after the change)), or admin. Errors: {detail}.
+         */
+        patch: operations["policiesUpdate"];
+        trace?: never;
+    };
+    "/api/v3/agents/{agentId}/effective-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agent's effective checks and tasks (its own and its policies', merged by key) and maintenance, each with where it comes from and why. Scope: policies:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope policies:read or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["effectivePolicyGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/v1/register": {
         parameters: {
             query?: never;
@@ -1291,26 +1427,6 @@ export interface paths {
          * @description Needs an X-API-KEY (Authorize: api-key) with the scope agents:write or admin, or a console session whose role has it. Errors: {detail}.
          */
         post: operations["agentsAllowReenrollment"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v3/audit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The audit log, newest first: every POST/PUT/PATCH/DELETE on /api/v3 and /auth/v1/admin (refusals included) and every CLI command that changes something; filters actor_kind, key, method, path (prefix), status, since, until. Scope: admin
-         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
-         */
-        get: operations["auditList"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1924,6 +2040,49 @@ export interface components {
             default?: (string | number | boolean | string[]) | null;
             required?: boolean;
         };
+        AuditEntryDto: {
+            id: number;
+            /**
+             * Format: date-time
+             * @description When the outcome was known
+             */
+            at: string;
+            /** @enum {string} */
+            actor_kind: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
+            /** @description API key id, operator id, or the user's uuid; null for service_role, cli, anonymous */
+            actor_id: string | null;
+            /** @description API key name, operator's or user's e-mail, service_role, or the CLI's OS user; for a console sign-in that failed (anonymous), the e-mail tried */
+            actor_name: string | null;
+            /**
+             * @description null for a CLI command
+             * @enum {string|null}
+             */
+            method: "POST" | "PUT" | "PATCH" | "DELETE" | null;
+            /**
+             * @description Method and route, or the CLI command (apikey revoke)
+             * @example DELETE /api/v3/clients/{id}/
+             */
+            action: string;
+            /**
+             * @description The path as requested (no query), or the CLI arguments without secrets
+             * @example /api/v3/clients/7/
+             */
+            target: string;
+            client_address: string | null;
+            /** @description HTTP status; null for a CLI command */
+            status: number | null;
+            /**
+             * @description The HTTP status as text (a console sign-in adds its method: '200 password+totp', '401 password'), or 'ok' / 'error: <message>' for the CLI
+             * @example 204
+             */
+            outcome: string;
+            /** @description X-Request-Id of the request */
+            request_id: string | null;
+            /** @description What the change did, where the resource records it (policies): {before, after}, null for a side that does not exist */
+            changes: {
+                [key: string]: unknown;
+            } | null;
+        };
         AgentVersionCountDto: {
             /**
              * @description null: agents that never reported a version
@@ -2089,6 +2248,20 @@ export interface components {
             total_ram: number | null;
             disks: components["schemas"]["DiskDto"][] | null;
             /**
+             * @description Tags: at most 50, each 1–64 characters of letters, digits, space and _ . : -; stored lowercase, sorted, without duplicates
+             * @example [
+             *       "finance"
+             *     ]
+             */
+            tags: string[];
+            /** @description True while the agent is in maintenance: put there by an operator (PATCH {maintenance: true}), or inside a policy maintenance window (until maintenance_until). Its checks run and record; no alert opens, no notification is sent */
+            maintenance: boolean;
+            /**
+             * Format: date-time
+             * @description The end of the policy maintenance window the agent is in; null when in none (an operator's maintenance has no end)
+             */
+            maintenance_until: string | null;
+            /**
              * @description Every agent custom field by name: its value, else its default, else null; a secret "********" when set, null when not (docs/custom-fields.md)
              * @example {
              *       "site_code": "NYC-1",
@@ -2098,6 +2271,37 @@ export interface components {
             custom_fields: {
                 [key: string]: unknown;
             };
+        };
+        BulkTagsDto: {
+            /**
+             * @description Agent ids (strings, as agent_id), 1 to 5000
+             * @example [
+             *       "42",
+             *       "43"
+             *     ]
+             */
+            agents: string[];
+            /**
+             * @description Tags each agent gets (1–64 characters of letters, digits, space and _ . : -)
+             * @example [
+             *       "finance"
+             *     ]
+             */
+            add?: string[];
+            /**
+             * @description Tags taken off each agent
+             * @example [
+             *       "old"
+             *     ]
+             */
+            remove?: string[];
+        };
+        BulkTagsResultDto: {
+            /**
+             * @description How many of the agents had their tags changed (an agent that already had them is not counted)
+             * @example 2
+             */
+            updated: number;
         };
         AgentDetailDto: {
             /**
@@ -2132,6 +2336,20 @@ export interface components {
             total_ram: number | null;
             disks: components["schemas"]["DiskDto"][] | null;
             /**
+             * @description Tags: at most 50, each 1–64 characters of letters, digits, space and _ . : -; stored lowercase, sorted, without duplicates
+             * @example [
+             *       "finance"
+             *     ]
+             */
+            tags: string[];
+            /** @description True while the agent is in maintenance: put there by an operator (PATCH {maintenance: true}), or inside a policy maintenance window (until maintenance_until). Its checks run and record; no alert opens, no notification is sent */
+            maintenance: boolean;
+            /**
+             * Format: date-time
+             * @description The end of the policy maintenance window the agent is in; null when in none (an operator's maintenance has no end)
+             */
+            maintenance_until: string | null;
+            /**
              * @description Every agent custom field by name: its value, else its default, else null; a secret "********" when set, null when not (docs/custom-fields.md)
              * @example {
              *       "site_code": "NYC-1",
@@ -2161,6 +2379,20 @@ export interface components {
              * @description when the agent's record last changed: its facts (sent with heartbeats) or a re-enrollment; heartbeats that change nothing move last_seen, not this
              */
             updated_at: string;
+        };
+        UpdateAgentDto: {
+            /**
+             * @description Replaces the agent's tags. Tags: at most 50, each 1–64 characters of letters, digits, space and _ . : -; stored lowercase, sorted, without duplicates
+             * @example [
+             *       "finance",
+             *       "paris"
+             *     ]
+             */
+            tags?: string[];
+            /** @enum {string} */
+            monitoring_type?: "server" | "workstation";
+            /** @description true: the agent is in maintenance until set false (its checks run and record, but no alert opens and no notification is sent; tasks with skip_in_maintenance are recorded skipped) */
+            maintenance?: boolean;
         };
         ScriptDto: {
             id: number;
@@ -2334,6 +2566,8 @@ export interface components {
             enabled: boolean;
             /** @description true: a run whose agent is not connected at its due time is queued for the agent (a queued script run, sent when it next connects, expiring after a day) and the task run, status queued, ends with that run's outcome; false: it ends agent_offline at once */
             queue_if_offline: boolean;
+            /** @description true: while the agent is in maintenance (docs/policies.md, "Maintenance"), a due run is recorded with status skipped and not sent; false: it runs as usual */
+            skip_in_maintenance: boolean;
             /**
              * Format: date-time
              * @description Next run (UTC); null while disabled
@@ -2435,6 +2669,11 @@ export interface components {
              * @default false
              */
             queue_if_offline?: boolean;
+            /**
+             * @description true: while the agent is in maintenance (docs/policies.md, "Maintenance"), a due run is recorded with status skipped and not sent; false: it runs as usual
+             * @default false
+             */
+            skip_in_maintenance?: boolean;
         };
         UpdateTaskDto: {
             name?: string;
@@ -2445,6 +2684,8 @@ export interface components {
             enabled?: boolean;
             /** @description true: a run whose agent is not connected at its due time is queued for the agent (a queued script run, sent when it next connects, expiring after a day) and the task run, status queued, ends with that run's outcome; false: it ends agent_offline at once */
             queue_if_offline?: boolean;
+            /** @description true: while the agent is in maintenance (docs/policies.md, "Maintenance"), a due run is recorded with status skipped and not sent; false: it runs as usual */
+            skip_in_maintenance?: boolean;
         };
         RunScriptDto: {
             /**
@@ -2560,6 +2801,343 @@ export interface components {
              */
             expires_at: string | null;
         };
+        PolicyTargetsOutDto: {
+            clients?: number[];
+            sites?: number[];
+            tags_any?: string[];
+            tags_all?: string[];
+            platforms?: ("linux" | "darwin" | "windows")[];
+            monitoring_types?: ("server" | "workstation")[];
+        };
+        PolicyExclusionsOutDto: {
+            /**
+             * @example [
+             *       "42"
+             *     ]
+             */
+            agents?: string[];
+            clients?: number[];
+            sites?: number[];
+            tags?: string[];
+        };
+        PolicyCheckDto: {
+            id: number;
+            /**
+             * @description the merge key (docs/policies.md, "The merge")
+             * @example diskspace:C:
+             */
+            key: string;
+            /** @enum {string} */
+            check_type: "diskspace" | "ping" | "cpuload" | "memory" | "winsvc" | "script" | "eventlog";
+            name: string;
+            settings: {
+                [key: string]: unknown;
+            };
+            run_interval: number;
+            fails_b4_alert: number;
+            /** @enum {string} */
+            alert_severity: "info" | "warning" | "error";
+        };
+        PolicyTaskDto: {
+            id: number;
+            /** @example task:3:[]:0 3 * * * */
+            key: string;
+            name: string;
+            /** @description script id */
+            script: number;
+            args: string[];
+            schedule: string;
+            timeout: number | null;
+            queue_if_offline: boolean;
+            skip_in_maintenance: boolean;
+        };
+        MaintenanceWindowOutDto: {
+            schedule: string;
+            duration_minutes: number;
+            timezone: string;
+        };
+        PolicyDto: {
+            id: number;
+            name: string;
+            description: string | null;
+            enabled: boolean;
+            enforced: boolean;
+            priority: number;
+            targets: components["schemas"]["PolicyTargetsOutDto"];
+            exclude: components["schemas"]["PolicyExclusionsOutDto"];
+            checks: components["schemas"]["PolicyCheckDto"][];
+            tasks: components["schemas"]["PolicyTaskDto"][];
+            maintenance_windows: components["schemas"]["MaintenanceWindowOutDto"][];
+            /** @description how many agents the policy matches now */
+            agents: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PolicyTargetsDto: {
+            /** @description client ids (any of them) */
+            clients?: number[];
+            /** @description site ids (any of them) */
+            sites?: number[];
+            /** @description the agent carries any of these tags: 1–64 characters of letters, digits, space and `_ . : -`, compared lowercase */
+            tags_any?: string[];
+            /** @description the agent carries all of these tags: 1–64 characters of letters, digits, space and `_ . : -`, compared lowercase */
+            tags_all?: string[];
+            platforms?: ("linux" | "darwin" | "windows")[];
+            monitoring_types?: ("server" | "workstation")[];
+        };
+        PolicyExclusionsDto: {
+            /**
+             * @description agent ids (strings of digits, as agent ids are elsewhere)
+             * @example [
+             *       "42"
+             *     ]
+             */
+            agents?: string[];
+            clients?: number[];
+            sites?: number[];
+            /** @description any of these tags: 1–64 characters of letters, digits, space and `_ . : -`, compared lowercase */
+            tags?: string[];
+        };
+        PolicyCheckInputDto: {
+            /** @enum {string} */
+            check_type: "diskspace" | "ping" | "cpuload" | "memory" | "winsvc" | "script" | "eventlog";
+            /**
+             * @description as a check of this type on one agent (POST /api/v3/checks/)
+             * @example {
+             *       "drive": "C:",
+             *       "threshold_percent": 10
+             *     }
+             */
+            settings: {
+                [key: string]: unknown;
+            };
+            /** @default 120 */
+            run_interval?: number;
+            /** @default 1 */
+            fails_b4_alert?: number;
+            /**
+             * @default warning
+             * @enum {string}
+             */
+            alert_severity?: "info" | "warning" | "error";
+            /** @description Default: made from the type and settings */
+            name?: string;
+        };
+        PolicyTaskInputDto: {
+            name: string;
+            /** @description script id */
+            script: number;
+            /** @description the script's arguments */
+            args?: string[];
+            /**
+             * @description Cron expression in UTC, as a task's schedule (5 fields, or 6 with seconds first)
+             * @example 0 3 * * *
+             */
+            schedule: string;
+            /** @description seconds; null: the script's default */
+            timeout?: number | null;
+            /** @default false */
+            queue_if_offline?: boolean;
+            /**
+             * @description true: a run due while the agent is in maintenance is recorded as skipped
+             * @default false
+             */
+            skip_in_maintenance?: boolean;
+        };
+        MaintenanceWindowDto: {
+            /**
+             * @description 5-field cron expression: when each window starts
+             * @example 0 22 * * 6
+             */
+            schedule: string;
+            duration_minutes: number;
+            /**
+             * @description IANA time zone of the schedule
+             * @example Europe/Berlin
+             */
+            timezone: string;
+        };
+        PreviewPolicyDto: {
+            description?: string | null;
+            /**
+             * @description false: the policy matches no agent
+             * @default true
+             */
+            enabled?: boolean;
+            /**
+             * @description true: its items win over the agent's own and cannot be overridden per agent
+             * @default false
+             */
+            enforced?: boolean;
+            /**
+             * @description lower applies first (wins the merge)
+             * @default 500
+             */
+            priority?: number;
+            /** @description every kind given must match (any of its values; tags_all: all); none: every agent */
+            targets?: components["schemas"]["PolicyTargetsDto"];
+            /** @description any exclusion wins over the targets */
+            exclude?: components["schemas"]["PolicyExclusionsDto"];
+            /** @description replaces the list; an item whose key stays keeps its id (and the agents' state of it) */
+            checks?: components["schemas"]["PolicyCheckInputDto"][];
+            /** @description replaces the list; an item whose key stays keeps its id */
+            tasks?: components["schemas"]["PolicyTaskInputDto"][];
+            maintenance_windows?: components["schemas"]["MaintenanceWindowDto"][];
+            name?: string;
+            /** @description a saved policy: the rest of the body are changes to it */
+            id?: number;
+        };
+        PreviewAgentDto: {
+            /** @example 42 */
+            id: string;
+            hostname: string;
+        };
+        PolicyPreviewDto: {
+            /** @description how many agents the policy would match */
+            agents: number;
+            /** @description agents that would start matching (compared with the saved policy) */
+            total_added: number;
+            /** @description agents that would stop matching */
+            total_removed: number;
+            /** @description the first 50 added, by id */
+            added: components["schemas"]["PreviewAgentDto"][];
+            /** @description the first 50 removed, by id */
+            removed: components["schemas"]["PreviewAgentDto"][];
+        };
+        CreatePolicyDto: {
+            description?: string | null;
+            /**
+             * @description false: the policy matches no agent
+             * @default true
+             */
+            enabled?: boolean;
+            /**
+             * @description true: its items win over the agent's own and cannot be overridden per agent
+             * @default false
+             */
+            enforced?: boolean;
+            /**
+             * @description lower applies first (wins the merge)
+             * @default 500
+             */
+            priority?: number;
+            /** @description every kind given must match (any of its values; tags_all: all); none: every agent */
+            targets?: components["schemas"]["PolicyTargetsDto"];
+            /** @description any exclusion wins over the targets */
+            exclude?: components["schemas"]["PolicyExclusionsDto"];
+            /** @description replaces the list; an item whose key stays keeps its id (and the agents' state of it) */
+            checks?: components["schemas"]["PolicyCheckInputDto"][];
+            /** @description replaces the list; an item whose key stays keeps its id */
+            tasks?: components["schemas"]["PolicyTaskInputDto"][];
+            maintenance_windows?: components["schemas"]["MaintenanceWindowDto"][];
+            /** @example Finance servers */
+            name: string;
+        };
+        UpdatePolicyDto: {
+            description?: string | null;
+            /**
+             * @description false: the policy matches no agent
+             * @default true
+             */
+            enabled?: boolean;
+            /**
+             * @description true: its items win over the agent's own and cannot be overridden per agent
+             * @default false
+             */
+            enforced?: boolean;
+            /**
+             * @description lower applies first (wins the merge)
+             * @default 500
+             */
+            priority?: number;
+            /** @description every kind given must match (any of its values; tags_all: all); none: every agent */
+            targets?: components["schemas"]["PolicyTargetsDto"];
+            /** @description any exclusion wins over the targets */
+            exclude?: components["schemas"]["PolicyExclusionsDto"];
+            /** @description replaces the list; an item whose key stays keeps its id (and the agents' state of it) */
+            checks?: components["schemas"]["PolicyCheckInputDto"][];
+            /** @description replaces the list; an item whose key stays keeps its id */
+            tasks?: components["schemas"]["PolicyTaskInputDto"][];
+            maintenance_windows?: components["schemas"]["MaintenanceWindowDto"][];
+            name?: string;
+        };
+        PolicyRefDto: {
+            id: number;
+            name: string;
+        };
+        ItemSourceDto: {
+            /** @enum {string} */
+            type: "agent" | "policy";
+            policy?: components["schemas"]["PolicyRefDto"];
+            enforced?: boolean;
+            /**
+             * @description what matched: "tag finance", "client Acme", "all agents"
+             * @example tag finance
+             */
+            reason?: string;
+        };
+        EffectiveCheckDto: {
+            /** @description the agent's check/task row of this item (its state), when there is one */
+            id: number | null;
+            key: string;
+            source: components["schemas"]["ItemSourceDto"];
+            /** @description an override adjusts this item's settings on this agent */
+            overridden: boolean;
+            /** @description an override disables it on this agent (it keeps its key) */
+            disabled: boolean;
+            /** @description for an item that lost the merge: the source of the one that won its key */
+            shadowed_by: components["schemas"]["ItemSourceDto"] | null;
+            /** @enum {string} */
+            check_type: "diskspace" | "ping" | "cpuload" | "memory" | "winsvc" | "script" | "eventlog";
+            name: string;
+            settings: {
+                [key: string]: unknown;
+            };
+            run_interval: number;
+            fails_b4_alert: number;
+            /** @enum {string} */
+            alert_severity: "info" | "warning" | "error";
+        };
+        EffectiveTaskDto: {
+            /** @description the agent's check/task row of this item (its state), when there is one */
+            id: number | null;
+            key: string;
+            source: components["schemas"]["ItemSourceDto"];
+            /** @description an override adjusts this item's settings on this agent */
+            overridden: boolean;
+            /** @description an override disables it on this agent (it keeps its key) */
+            disabled: boolean;
+            /** @description for an item that lost the merge: the source of the one that won its key */
+            shadowed_by: components["schemas"]["ItemSourceDto"] | null;
+            name: string;
+            script: number;
+            args: string[];
+            schedule: string;
+            timeout: number | null;
+            queue_if_offline: boolean;
+            skip_in_maintenance: boolean;
+        };
+        MaintenanceSourceDto: {
+            /** @enum {string} */
+            type: "agent" | "policy";
+            policy?: components["schemas"]["PolicyRefDto"];
+        };
+        EffectiveMaintenanceDto: {
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description end of the window in force; null for manual maintenance or none
+             */
+            until: string | null;
+            source: components["schemas"]["MaintenanceSourceDto"] | null;
+        };
+        EffectivePolicyDto: {
+            checks: components["schemas"]["EffectiveCheckDto"][];
+            tasks: components["schemas"]["EffectiveTaskDto"][];
+            maintenance: components["schemas"]["EffectiveMaintenanceDto"];
+        };
         RegisterDiskDto: {
             /** @example / */
             device: string;
@@ -2658,53 +3236,6 @@ export interface components {
              * @example 2026-11-29T10:15:00.000Z
              */
             allowed_until: string;
-        };
-        AuditEntryDto: {
-            id: number;
-            /**
-             * Format: date-time
-             * @description When the outcome was known
-             */
-            at: string;
-            /** @enum {string} */
-            actor_kind: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
-            /** @description API key id, operator id, or the user's uuid; null for service_role, cli, anonymous */
-            actor_id: string | null;
-            /** @description API key name, operator's or user's e-mail, service_role, or the CLI's OS user; for a console sign-in that failed (anonymous), the e-mail tried */
-            actor_name: string | null;
-            /**
-             * @description null for a CLI command
-             * @enum {string|null}
-             */
-            method: "POST" | "PUT" | "PATCH" | "DELETE" | null;
-            /**
-             * @description Method and route, or the CLI command (apikey revoke)
-             * @example DELETE /api/v3/clients/{id}/
-             */
-            action: string;
-            /**
-             * @description The path as requested (no query), or the CLI arguments without secrets
-             * @example /api/v3/clients/7/
-             */
-            target: string;
-            client_address: string | null;
-            /** @description HTTP status; null for a CLI command */
-            status: number | null;
-            /**
-             * @description The HTTP status as text (a console sign-in adds its method: '200 password+totp', '401 password'), or 'ok' / 'error: <message>' for the CLI
-             * @example 204
-             */
-            outcome: string;
-            /** @description X-Request-Id of the request */
-            request_id: string | null;
-            /** @description What the change replaced, where the route records it (custom fields: `{name: value}`, a secret as "********"); null otherwise */
-            before: {
-                [key: string]: unknown;
-            } | null;
-            /** @description What the change left, likewise */
-            after: {
-                [key: string]: unknown;
-            } | null;
         };
         SystemJobDto: {
             /**
@@ -9414,6 +9945,126 @@ export interface operations {
             };
         };
     };
+    auditList: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description Rows to skip */
+                offset?: number;
+                actor_kind?: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
+                /** @description An API key's id: that key's calls (refused ones included) */
+                key?: number;
+                /** @description HTTP method (CLI rows have none) */
+                method?: "POST" | "PUT" | "PATCH" | "DELETE";
+                /** @description Target starts with this (a path prefix) */
+                path?: string;
+                /** @description HTTP status answered */
+                status?: number;
+                /** @description At or after this time (ISO 8601) */
+                since?: string;
+                /** @description Before this time (ISO 8601) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryDto"][];
+                };
+            };
+            /** @description The input is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
     agentDownloadDownload: {
         parameters: {
             query?: never;
@@ -10163,6 +10814,8 @@ export interface operations {
                 /** @description site id */
                 site?: number;
                 monitoring_type?: "server" | "workstation";
+                /** @description Agents carrying every tag given (repeat it: ?tag=finance&tag=paris); matched lowercase. At most 50 */
+                tag?: string[];
             };
             header?: never;
             path?: never;
@@ -10221,6 +10874,140 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsBulkTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkTagsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkTagsResultDto"];
+                };
+            };
+            /** @description The input is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "agents",
+                     *           "message": "agents should not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -10469,6 +11256,171 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDetailDto"];
+                };
+            };
+            /** @description The input is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -14009,6 +14961,911 @@ export interface operations {
             };
         };
     };
+    policiesList: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description Rows to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyDto"][];
+                };
+            };
+            /** @description The input cannot be read or is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    policiesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePolicyDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyDto"];
+                };
+            };
+            /** @description validation error: items as per-agent checks and tasks, unknown clients, sites, agents or scripts, two items of one key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "name should not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description the name is taken, or there are 500 policies */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    policiesPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewPolicyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyPreviewDto"];
+                };
+            };
+            /** @description The input is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    policiesGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such policy (or one the caller may not see) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    policiesRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such policy (or one the caller may not see) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    policiesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePolicyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyDto"];
+                };
+            };
+            /** @description The input is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such policy (or one the caller may not see) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description the name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    effectivePolicyGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EffectivePolicyDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
     registrationRegister: {
         parameters: {
             query?: never;
@@ -14281,126 +16138,6 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "URI Too Long"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RmmErrorDto"];
-                };
-            };
-            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "rate limited"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RmmErrorDto"];
-                };
-            };
-            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The database has no free connection now; Retry-After says when to retry */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "the database is busy, retry shortly"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RmmErrorDto"];
-                };
-            };
-        };
-    };
-    auditList: {
-        parameters: {
-            query?: {
-                /** @description Page size */
-                limit?: number;
-                /** @description Rows to skip */
-                offset?: number;
-                actor_kind?: "api_key" | "service_role" | "user" | "cli" | "anonymous" | "operator";
-                /** @description An API key's id: that key's calls (refused ones included) */
-                key?: number;
-                /** @description HTTP method (CLI rows have none) */
-                method?: "POST" | "PUT" | "PATCH" | "DELETE";
-                /** @description Target starts with this (a path prefix) */
-                path?: string;
-                /** @description HTTP status answered */
-                status?: number;
-                /** @description At or after this time (ISO 8601) */
-                since?: string;
-                /** @description Before this time (ISO 8601) */
-                until?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuditEntryDto"][];
-                };
-            };
-            /** @description The input is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "validation error",
-                     *       "errors": [
-                     *         {
-                     *           "field": "limit",
-                     *           "message": "limit must not be greater than 1000"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RmmErrorDto"];
-                };
-            };
-            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RmmErrorDto"];
-                };
-            };
-            /** @description {detail: 'permission denied'}: the key lacks the scope */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "permission denied"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];

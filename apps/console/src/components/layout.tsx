@@ -17,6 +17,7 @@ const NAV: NavItem[] = [
   { href: '/alerts', label: 'Alerts', needs: 'alerts:read' },
   { href: '/deployments', label: 'Deployments', needs: 'deployments:read' },
   { href: '/scripts', label: 'Scripts', needs: 'scripts:read' },
+  { href: '/policies', label: 'Policies', needs: 'policies:read' },
   { href: '/clients', label: 'Clients', needs: 'clients:read' },
   { href: '/notifications', label: 'Notifications', needs: 'notifications:read' },
   { href: '/api-keys', label: 'API keys', needs: 'admin-only' },

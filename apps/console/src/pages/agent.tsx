@@ -12,6 +12,7 @@ import { CustomFieldValuesPanel } from '../components/custom-field-values';
 import { AlertsTable } from './alerts';
 import { RunScriptPanel } from './run-script';
 import { AgentChecks, AgentTasks } from './agent-automation';
+import { AgentTagsAndMaintenance } from './agent-tags';
 
 /** One agent: its facts and disks, checks, tasks, alerts and script runs, live from /rmm/{agent_id}/. */
 export function AgentPage({ id }: { id: string }) {
@@ -42,6 +43,12 @@ export function AgentPage({ id }: { id: string }) {
       <div className="page-head">
         <h1>
           {a.hostname} <StatusBadge status={a.status} />
+          {a.maintenance && (
+            <>
+              {' '}
+              <span className="badge badge-maintenance">maintenance</span>
+            </>
+          )}
         </h1>
         <div className="page-actions">
           {can('agents:write') && (
@@ -78,6 +85,7 @@ export function AgentPage({ id }: { id: string }) {
         {liveNote(live.state)}
       </p>
       {running && can('scripts:run') && <RunScriptPanel agentId={id} live={live} offline={a.status !== 'online'} />}
+      <AgentTagsAndMaintenance agent={a} canEdit={can('agents:write')} />
       <div className="grid-2">
         <Section id="facts" title="Facts">
           <dl className="facts">

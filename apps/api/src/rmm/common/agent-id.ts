@@ -8,10 +8,12 @@ export const AGENT_ID_SCHEMA = { pattern: ID_DIGITS_PATTERN.source } as const;
 
 /**
  * An agent id in a body or query: a string of digits (a whole number is taken as its digits, since the
- * spec's clients treat the id as an integer). Validation only; the property's ApiProperty documents it.
+ * spec's clients treat the id as an integer); `each`: an array of them. Validation only; the property's ApiProperty documents it.
  */
-export const IsAgentId = (): PropertyDecorator =>
+export const IsAgentId = (options: { each?: boolean } = {}): PropertyDecorator =>
   applyDecorators(
-    Transform(({ value }: { value: unknown }) => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value)),
-    Matches(ID_DIGITS_PATTERN, { message: `$property ${AGENT_ID_MESSAGE}` }),
+    Transform(({ value }: { value: unknown }) => (options.each && Array.isArray(value) ? value.map(digits) : digits(value))),
+    Matches(ID_DIGITS_PATTERN, { message: `$property ${options.each ? 'each ' : ''}${AGENT_ID_MESSAGE}`, each: options.each }),
   );
+
+const digits = (value: unknown): unknown => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value);

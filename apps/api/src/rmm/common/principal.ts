@@ -36,22 +36,8 @@ export interface SignInAttempt {
   operator?: { id: number; email: string };
 }
 
-/** What a change replaced and left, as the audit log keeps it (before, after): a secret already masked. */
-export interface AuditChange {
-  before: unknown;
-  after: unknown;
-}
-
-/** A request the guard has admitted; a sign-in carries its attempt (the guard does not run there); a change may note what it changed. */
-export type AuthedRequest = FastifyRequest & { principal?: Principal; signIn?: SignInAttempt; auditChange?: AuditChange };
-
-/** How a service tells the audit log what a request changed (a controller passes `auditNote(req)`). */
-export type AuditNote = (change: AuditChange) => void;
-export const auditNote =
-  (req: AuthedRequest): AuditNote =>
-  (change) => {
-    req.auditChange = change;
-  };
+/** A request the guard has admitted; a sign-in carries its attempt (the guard does not run there). */
+export type AuthedRequest = FastifyRequest & { principal?: Principal; signIn?: SignInAttempt };
 
 /** One string per caller across kinds: rate-limit buckets, subscription counts. */
 export const principalKey = (p: Pick<Principal, 'kind' | 'id'>): string => `${p.kind}:${p.id}`;

@@ -1,4 +1,4 @@
-import type { AuditActorKind } from '@app/entities';
+import type { AuditActorKind, AuditChanges } from '@app/entities';
 
 /** What the audit service writes: one row of audit_log, before it has an id. */
 export interface AuditEntry {
@@ -13,9 +13,8 @@ export interface AuditEntry {
   status: number | null;
   outcome: string;
   requestId: string | null;
-  /** What the change replaced and left, where the route says (AuthedRequest.auditChange); absent otherwise. */
-  before?: unknown;
-  after?: unknown;
+  /** Before and after, for the changes whose service notes them (AuditService.noteChanges). */
+  changes?: AuditChanges | null;
 }
 
 export const AUDITED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -22,12 +22,6 @@ function signInActor(attempt: SignInAttempt): Actor {
   return { ...ANONYMOUS, actorName: attempt.email };
 }
 
-/** What the route noted it changed (custom field values, definitions): before and after, secrets masked. */
-function changeOf(request: AuthedRequest): Pick<PendingAuditEntry, 'before' | 'after'> {
-  const change = request.auditChange;
-  return change ? { before: change.before ?? null, after: change.after ?? null } : {};
-}
-
 /**
  * The one Fastify `onResponse` hook of the audit log (registered here, so server.ts needs no line): after the
  * answer is sent, a POST/PUT/PATCH/DELETE that matched a route under /api/v3 or /auth/v1/admin is queued
@@ -82,7 +76,7 @@ export class AuditHttpRecorder implements OnModuleInit {
       // A sign-in's outcome says how it was tried as well (the status alone reads the same for every method).
       outcome: signIn ? `${reply.statusCode} ${signIn.method}` : String(reply.statusCode),
       requestId: String(request.id),
-      ...changeOf(request as AuthedRequest),
+      changes: this.audit.takeChanges(String(request.id)),
     });
   }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { AUDIT_ACTOR_KINDS, AuditActorKind, AuditLogEntity } from '@app/entities';
+import { AUDIT_ACTOR_KINDS, AuditActorKind, AuditChanges, AuditLogEntity } from '@app/entities';
 import { PG_INT_MAX } from '../../../common/values';
 import { PageQueryDto } from '../../common/pagination.dto';
 import { AUDITED_METHODS, AuditedMethod, MAX_TARGET_LENGTH } from './audit-entry';
@@ -82,10 +82,13 @@ export class AuditEntryDto {
   @ApiProperty({ nullable: true, type: Number, description: 'HTTP status; null for a CLI command' }) status: number | null;
   @ApiProperty({ example: '204', description: "The HTTP status as text (a console sign-in adds its method: '200 password+totp', '401 password'), or 'ok' / 'error: <message>' for the CLI" }) outcome: string;
   @ApiProperty({ nullable: true, type: String, description: 'X-Request-Id of the request' }) request_id: string | null;
-  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'What the change replaced, where the route records it (custom fields: `{name: value}`, a secret as "********"); null otherwise' })
-  before: unknown;
-  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'What the change left, likewise' })
-  after: unknown;
+  @ApiProperty({
+    nullable: true,
+    type: 'object',
+    additionalProperties: true,
+    description: 'What the change did, where the resource records it (policies): {before, after}, null for a side that does not exist',
+  })
+  changes: AuditChanges | null;
 }
 
 export const toAuditEntryDto = (a: AuditLogEntity): AuditEntryDto => ({
@@ -101,6 +104,5 @@ export const toAuditEntryDto = (a: AuditLogEntity): AuditEntryDto => ({
   status: a.status,
   outcome: a.outcome,
   request_id: a.requestId,
-  before: a.before ?? null,
-  after: a.after ?? null,
+  changes: a.changes ?? null,
 });

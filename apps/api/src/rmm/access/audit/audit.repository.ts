@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ApiKeyEntity, AuditActorKind, AuditLogEntity } from '@app/entities';
 import { TransactionHost } from '../../../database/transaction-host';
 import { Page } from '../../common/pagination.dto';
@@ -30,7 +31,8 @@ export class AuditRepository {
   /** One multi-row INSERT for a batch. */
   async insertMany(entries: readonly AuditEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.rows.insert(entries.map((e) => ({ ...e, before: (e.before ?? null) as object | null, after: (e.after ?? null) as object | null })));
+    // (`changes` is JSON: TypeORM's deep-partial type cannot follow `unknown` inside it.)
+    await this.rows.insert(entries.map((e) => ({ ...e })) as QueryDeepPartialEntity<AuditLogEntity>[]);
   }
 
   /** Newest first (IDX_audit_log_at; a key's calls: IDX_audit_log_actor); id breaks ties, so pages are stable. */

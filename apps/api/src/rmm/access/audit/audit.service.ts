@@ -1,7 +1,8 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { AuditLogEntity } from '@app/entities';
+import { AuditChanges, AuditLogEntity } from '@app/entities';
 import { Job, Jobs } from '../../../common/jobs/jobs';
 import { Page } from '../../common/pagination.dto';
+import { AuditedChange, ChangeActor, changeEntry } from './audit-change';
 import { AuditEntry } from './audit-entry';
 import { AuditFilter, AuditRepository } from './audit.repository';
 
@@ -29,6 +30,7 @@ export class AuditService implements OnApplicationShutdown {
   private queue: PendingAuditEntry[] = [];
   private writing: Promise<unknown> = Promise.resolve();
   private dropped = 0;
+  private readonly changes = new Map<string, AuditChanges>();
   private readonly flusher: Job;
 
   constructor(
@@ -42,6 +44,23 @@ export class AuditService implements OnApplicationShutdown {
     });
   }
 
+  /**
+   * Keeps what a request changed (before and after) for its audit row, which the HTTP hook writes once the answer
+   * is sent (takeChanges). Only after the change committed. Bounded: a request whose answer never came is forgotten.
+   */
+  noteChanges(requestId: string, changes: AuditChanges): void {
+    if (this.changes.size >= AUDIT_MAX_QUEUED) this.changes.delete(this.changes.keys().next().value!);
+    this.changes.set(requestId, changes);
+  }
+
+  /** The changes noted for this request (once), or null. */
+  takeChanges(requestId: string): AuditChanges | null {
+    const c = this.changes.get(requestId);
+    if (c === undefined) return null;
+    this.changes.delete(requestId);
+    return c;
+  }
+
   /** Queues a row; never throws and never waits. */
   enqueue(entry: PendingAuditEntry): void {
     if (this.queue.length >= AUDIT_MAX_QUEUED) {
@@ -50,6 +69,11 @@ export class AuditService implements OnApplicationShutdown {
     }
     this.queue.push(entry);
     if (this.queue.length >= AUDIT_BATCH_SIZE) void this.flush();
+  }
+
+  /** Queues one change row per resource changed (audit-change.ts), all dated `at`; never throws. */
+  changed(actor: ChangeActor, changes: readonly AuditedChange[], at: Date): void {
+    for (const change of changes) this.enqueue(changeEntry(actor, change, at));
   }
 
   /** Writes everything queued so far (after any write under way); resolves when done (to the rows it could not write), never rejects. */

@@ -3,6 +3,7 @@ import { In, Repository } from 'typeorm';
 import { TransactionHost } from '../../../database/transaction-host';
 import { AlertEntity, AlertSeverity, AlertType } from '@app/entities';
 import { ClientScope, ofAgentsInScope } from '../../common/client-scope';
+import { IN_MAINTENANCE } from '../../common/maintenance';
 import { Page } from '../../common/pagination.dto';
 
 export interface AlertFilter {
@@ -37,6 +38,13 @@ export const FLAP_WINDOW_MS = 30 * 60_000;
 
 /** What an open did to its subject's flap history: it is not flapping, it starts now, or it already was. */
 export type FlapOutcome = 'steady' | 'started' | 'flapping';
+
+/**
+ * The alert kinds an agent in maintenance does not open (docs/policies.md, "Maintenance"): its checks and tasks
+ * still run and record, its presence is still tracked, but nothing pages anyone.
+ */
+const MAINTENANCE_QUIET: readonly AlertType[] = ['check_failure', 'task_failure', 'agent_overdue'];
+
 
 const subjectColumn = (alertType: AlertType): string => (alertType === 'check_failure' ? 'check_id' : alertType === 'task_failure' ? 'task_id' : 'agent_id');
 
@@ -86,7 +94,9 @@ export class AlertsRepository {
 
   /**
    * Opens a system alert unless one of its kind is open for its subject (check, task or overdue agent): the
-   * partial unique indexes UQ_alerts_open_* decide, so concurrent callers open one. Null when one was open; then,
+   * partial unique indexes UQ_alerts_open_* decide, so concurrent callers open one. Nor while its agent is in
+   * maintenance (MAINTENANCE_QUIET kinds): the same statement reads the agent, so its next cause after the
+   * maintenance opens it. Null when one was open; then,
    * if the subject is flapping (its alert kept open), its cause is noted as failing again (alert_flaps.cleared,
    * changed_at: the flapping goes on).
    */
@@ -94,12 +104,14 @@ export class AlertsRepository {
     const rows = await this.tx.rows<{ id: number }>(
       `WITH created AS (
          INSERT INTO alerts (alert_type, agent_id, check_id, task_id, severity, message, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id),
+         SELECT $1::text, $2::int, $3::int, $4::int, $5::text, $6::text, $7::timestamptz
+          WHERE NOT ($1 = ANY($9::text[]) AND EXISTS (SELECT 1 FROM agents a WHERE a.id = $2 AND ${IN_MAINTENANCE}))
+         ON CONFLICT DO NOTHING RETURNING id),
        flap AS (
          UPDATE alert_flaps SET cleared = false, changed_at = $7
           WHERE alert_type = $1 AND subject_id = $8 AND flapping_since IS NOT NULL AND cleared AND NOT EXISTS (SELECT 1 FROM created))
        SELECT id FROM created`,
-      [a.alertType, a.agentId, a.checkId ?? null, a.taskId ?? null, a.severity, a.message, at, subjectOf(a).id],
+      [a.alertType, a.agentId, a.checkId ?? null, a.taskId ?? null, a.severity, a.message, at, subjectOf(a).id, MAINTENANCE_QUIET],
     );
     return rows[0] ? this.findById(rows[0].id) : null;
   }
@@ -219,7 +231,7 @@ export class AlertsRepository {
     const rows = await this.tx.rows<{ id: number }>(
       `WITH due AS MATERIALIZED (
          SELECT a.id, a.hostname, a.last_seen FROM agents a
-          WHERE a.status = 'overdue' AND ($3::int[] IS NULL OR a.id = ANY($3::int[]))
+          WHERE a.status = 'overdue' AND ($3::int[] IS NULL OR a.id = ANY($3::int[])) AND NOT ${IN_MAINTENANCE}
             AND NOT EXISTS (SELECT 1 FROM alerts x WHERE x.agent_id = a.id AND x.alert_type = 'agent_overdue' AND NOT x.resolved)
           ORDER BY a.id FOR SHARE OF a),
        created AS (

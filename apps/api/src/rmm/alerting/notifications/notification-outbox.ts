@@ -3,6 +3,7 @@ import { ALERT_SEVERITIES, AlertSeverity, NotificationEvent, RECOVERS } from '@a
 import { Jobs } from '../../../common/jobs/jobs';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { TransactionHost } from '../../../database/transaction-host';
+import { IN_MAINTENANCE } from '../../common/maintenance';
 import { sqlIso } from '../../common/resources/sql-json';
 import { AGENT_JSON_SQL, ALERT_JSON_SQL, RUN_JSON_SQL } from './notification-payload';
 
@@ -40,7 +41,7 @@ const rank = (severity: string): string => `array_position(ARRAY[${ALERT_SEVERIT
  * `agent_id` (and `alert_id` for alert.*, `run_id` for task.run):
  *
  * - `name_c`: the candidates: every (enabled channel subscribed to the event, whose min_severity the event reaches
- *   and whose clients include the agent's, row of `source`), with the event's payload as it is now
+ *   and whose clients include the agent's, row of `source` whose agent is not in maintenance: IN_MAINTENANCE), with the event's payload as it is now
  *   (NotificationPayload, written in SQL from its field lists: notification-payload.ts). Set-based: one statement
  *   for any number of agents. With no channel subscribed to the event, the uncorrelated EXISTS is a one-time
  *   filter: PostgreSQL checks it once and reads nothing else (a presence batch of thousands of agents pays one
@@ -80,7 +81,7 @@ function outboxInsertCtes(name: string, event: OutboxEvent, source: string, perA
         LEFT JOIN clients cl ON cl.id = a.client_id
         LEFT JOIN sites si ON si.id = a.site_id
         JOIN notification_channels c ON c.enabled AND '${listed}' = ANY(c.events) AND ${channel}
-       WHERE EXISTS (SELECT 1 FROM notification_channels c0 WHERE c0.enabled AND '${listed}' = ANY(c0.events)))`,
+       WHERE EXISTS (SELECT 1 FROM notification_channels c0 WHERE c0.enabled AND '${listed}' = ANY(c0.events)) AND NOT ${IN_MAINTENANCE})`,
     `${name}_b AS (
       INSERT INTO notification_budgets AS b (channel_id, agent_id, window_start, events, summary_id)
       SELECT channel_id, agent_id, date_trunc('hour', now()), count(*), gen_random_uuid() FROM ${name}_c

@@ -1,4 +1,4 @@
-import { AgentFacts, checkKey, merge, matchReason, PolicyFacts, runs, taskKey, windowEnd, windowMaintenance } from './policy-merge';
+import { AgentFacts, checkKey, matches, merge, matchReason, PolicyFacts, runs, taskKey, windowEnd, windowMaintenance } from './policy-merge';
 
 const agent = (over: Partial<AgentFacts> = {}): AgentFacts => ({ id: 1, clientId: 10, siteId: 100, tags: ['finance'], plat: 'windows', monitoringType: 'server', ...over });
 const policy = (over: Partial<PolicyFacts> = {}): PolicyFacts => ({
@@ -110,5 +110,25 @@ describe('maintenance windows', () => {
     const p = policy({ id: 9, name: 'Nightly', targets: { tags_any: ['finance'] }, maintenanceWindows: [w] });
     expect(windowMaintenance(agent(), [p], new Date('2026-11-28T22:00:00Z'))).toEqual({ active: true, until: new Date('2026-11-28T23:00:00Z'), source: { id: 9, name: 'Nightly' } });
     expect(windowMaintenance(agent({ tags: [] }), [p], new Date('2026-11-28T22:00:00Z')).active).toBe(false);
+  });
+});
+
+describe('matches', () => {
+  it('says what matchReason says, for every combination of targets and exclusions tried', () => {
+    const policies: PolicyFacts[] = [
+      policy(),
+      policy({ enabled: false }),
+      policy({ targets: { tags_any: ['x', 'finance'] } }),
+      policy({ targets: { tags_all: ['finance', 'vip'] } }),
+      policy({ targets: { clients: [10], platforms: ['windows'] } }),
+      policy({ targets: { clients: [11] } }),
+      policy({ targets: { sites: [100], monitoring_types: ['workstation'] } }),
+      policy({ exclude: { agents: [1] } }),
+      policy({ exclude: { tags: ['vip'] } }),
+      policy({ targets: { sites: [100] }, exclude: { clients: [10] } }),
+      policy({ exclude: { sites: [101] } }),
+    ];
+    const agents = [agent(), agent({ id: 2, tags: ['finance', 'vip'] }), agent({ id: 3, clientId: null, siteId: null, tags: [] }), agent({ id: 4, plat: 'linux', monitoringType: 'workstation', siteId: 101 })];
+    for (const p of policies) for (const a of agents) expect([p, a, matches(p, a)]).toEqual([p, a, matchReason(p, a) !== null]);
   });
 });

@@ -162,6 +162,27 @@ export function matchReason(policy: Pick<PolicyFacts, 'enabled' | 'targets' | 'e
   return reasons.length === 0 ? 'all agents' : reasons.join(' and ');
 }
 
+/**
+ * Whether `policy` applies to `agent`: matchReason's rule without building the reason, for counting the matches of
+ * many agents (the policies list, the preview). Always `matchReason(policy, agent) !== null`.
+ */
+export function matches(policy: Pick<PolicyFacts, 'enabled' | 'targets' | 'exclude'>, agent: AgentFacts): boolean {
+  if (!policy.enabled) return false;
+  const x = policy.exclude ?? {};
+  if (has(x.agents) && x.agents.includes(agent.id)) return false;
+  if (has(x.clients) && agent.clientId !== null && x.clients.includes(agent.clientId)) return false;
+  if (has(x.sites) && agent.siteId !== null && x.sites.includes(agent.siteId)) return false;
+  if (has(x.tags) && x.tags.some((t) => agent.tags.includes(t))) return false;
+  const t = policy.targets ?? {};
+  if (has(t.clients) && (agent.clientId === null || !t.clients.includes(agent.clientId))) return false;
+  if (has(t.sites) && (agent.siteId === null || !t.sites.includes(agent.siteId))) return false;
+  if (has(t.tags_any) && !t.tags_any.some((tag) => agent.tags.includes(tag))) return false;
+  if (has(t.tags_all) && !t.tags_all.every((tag) => agent.tags.includes(tag))) return false;
+  if (has(t.platforms) && !t.platforms.includes(agent.plat)) return false;
+  if (has(t.monitoring_types) && !t.monitoring_types.includes(agent.monitoringType)) return false;
+  return true;
+}
+
 /** Policies in the order the merge applies them: enforced first, each group by (priority, id). */
 export function mergeOrder<P extends Pick<PolicyFacts, 'enforced' | 'priority' | 'id'>>(policies: P[]): { enforced: P[]; others: P[] } {
   const byPriority = (a: P, b: P): number => a.priority - b.priority || a.id - b.id;

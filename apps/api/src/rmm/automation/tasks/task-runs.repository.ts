@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Repository } from 'typeorm';
 import { ScriptEntity, ScriptRunStatus, TaskRunEntity, TaskRunStatus } from '@app/entities';
 import { TransactionHost } from '../../../database/transaction-host';
+import { IN_MAINTENANCE } from '../../common/maintenance';
 import { Page } from '../../common/pagination.dto';
 
 /** A task whose due time has come, locked by the claiming transaction. */
@@ -13,6 +14,8 @@ export interface DueTask {
   schedule: string;
   dueAt: Date;
   queueIfOffline: boolean;
+  /** skip_in_maintenance and its agent is in maintenance now: the due time is recorded `skipped`, nothing is sent. */
+  skip: boolean;
 }
 
 /** A run just claimed: its row exists (status running), the task has moved on to its next due time. */
@@ -62,6 +65,9 @@ export interface SweptRun {
   agentId: number;
 }
 
+/** The `error` of a run skipped for maintenance: why it did not run. */
+const SKIPPED_REASON = 'skipped: the agent was in maintenance';
+
 /** Runs kept per task (the oldest finished ones beyond it are deleted as new ones finish). */
 export const TASK_RUNS_KEPT = 200;
 /** Seconds past a run's script time-out after which a run still `running` is taken for dead (as script runs'). */
@@ -79,11 +85,13 @@ export class TaskRunsRepository {
    * Inside the claiming transaction: the enabled tasks due at `now`, oldest due first, locked (FOR UPDATE
    * SKIP LOCKED: another instance claiming at the same moment takes other tasks, or none). A task whose
    * previous run is still running (or queued for its agent) is not due yet: it waits for that run to end (one
-   * run of a task at a time; an offline agent's queue holds at most one run of each task).
+   * run of a task at a time; an offline agent's queue holds at most one run of each task). `skip`: the task skips
+   * maintenance and its agent is in it.
    */
   lockDue(now: Date, limit: number): Promise<DueTask[]> {
     return this.tx.rows<DueTask>(
-      `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt", t.queue_if_offline AS "queueIfOffline"
+      `SELECT t.id, t.name, t.agent_id AS "agentId", t.script_id AS "scriptId", t.schedule, t.next_run_at AS "dueAt", t.queue_if_offline AS "queueIfOffline",
+              (t.skip_in_maintenance AND EXISTS (SELECT 1 FROM agents a WHERE a.id = t.agent_id AND ${IN_MAINTENANCE})) AS skip
          FROM tasks t WHERE t.enabled AND t.next_run_at <= $1
           AND NOT EXISTS (SELECT 1 FROM task_runs r WHERE r.task_id = t.id AND r.status IN ('running', 'queued'))
         ORDER BY t.next_run_at, t.id LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
@@ -99,6 +107,18 @@ export class TaskRunsRepository {
          ON CONFLICT ON CONSTRAINT "UQ_task_runs_due" DO NOTHING RETURNING id)
        SELECT id FROM created`,
       [task.id, task.agentId, task.dueAt, startedAt],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** The due time's run, recorded `skipped` (its agent is in maintenance); null when that due time already has a run. */
+  async insertSkipped(task: DueTask, at: Date): Promise<number | null> {
+    const rows = await this.tx.rows<{ id: number }>(
+      `WITH created AS (
+         INSERT INTO task_runs (task_id, agent_id, due_at, started_at, finished_at, status, error) VALUES ($1, $2, $3, $4, $4, 'skipped', $5)
+         ON CONFLICT ON CONSTRAINT "UQ_task_runs_due" DO NOTHING RETURNING id)
+       SELECT id FROM created`,
+      [task.id, task.agentId, task.dueAt, at, SKIPPED_REASON],
     );
     return rows[0]?.id ?? null;
   }

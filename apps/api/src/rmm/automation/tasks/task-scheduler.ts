@@ -113,7 +113,10 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  /** The claiming transaction: lock due tasks, one run row per due time, next_run_at moved past now. */
+  /**
+   * The claiming transaction: lock due tasks, one run row per due time, next_run_at moved past now. A task that skips
+   * maintenance, whose agent is in it, gets its run recorded `skipped` here and is not carried.
+   */
   private claim(limit: number): Promise<ClaimedRun[]> {
     return this.tx.run(async () => {
       const now = this.clock.now();
@@ -126,6 +129,13 @@ export class TaskScheduler implements OnApplicationBootstrap, BeforeApplicationS
         } catch {
           next = null; // a schedule that no longer parses (written around the API): the task stops, it does not spin
           this.logger.warn(`task ${task.id} has an invalid schedule; it will not run again until it is changed`);
+        }
+        if (task.skip) {
+          // skip_in_maintenance: the due time is recorded, nothing is sent, no alert either way.
+          const skipped = await this.repo.insertSkipped(task, now);
+          await this.repo.advance(task.id, next, null);
+          if (skipped !== null) this.events.emit('task.run', { agentId: task.agentId, taskId: task.id, runId: skipped, status: 'skipped', retcode: null });
+          continue;
         }
         const runId = await this.repo.insertRun(task, now);
         await this.repo.advance(task.id, next, runId === null ? null : now);

@@ -9,6 +9,9 @@ import { IsOptionalNotNull } from '../../common/optional-not-null';
 const QUEUE_IF_OFFLINE =
   'true: a run whose agent is not connected at its due time is queued for the agent (a queued script run, sent when it next connects, expiring after a day) and the task run, status queued, ends with that run\'s outcome; false: it ends agent_offline at once';
 
+const SKIP_IN_MAINTENANCE =
+  'true: while the agent is in maintenance (docs/policies.md, "Maintenance"), a due run is recorded with status skipped and not sent; false: it runs as usual';
+
 export class TaskFilterDto extends PageQueryDto {
   @ApiPropertyOptional({ ...AGENT_ID_SCHEMA, description: 'agent id' })
   @IsOptional()
@@ -72,6 +75,10 @@ export class CreateTaskDto {
   @IsOptionalNotNull()
   @IsBoolean()
   queue_if_offline?: boolean;
+  @ApiPropertyOptional({ default: false, description: SKIP_IN_MAINTENANCE })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  skip_in_maintenance?: boolean;
 }
 
 export class UpdateTaskDto {
@@ -104,6 +111,10 @@ export class UpdateTaskDto {
   @IsOptionalNotNull()
   @IsBoolean()
   queue_if_offline?: boolean;
+  @ApiPropertyOptional({ description: SKIP_IN_MAINTENANCE })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  skip_in_maintenance?: boolean;
 }
 
 export class TaskDto {
@@ -114,6 +125,7 @@ export class TaskDto {
   @ApiProperty({ example: '0 3 * * *' }) schedule: string;
   @ApiProperty() enabled: boolean;
   @ApiProperty({ description: QUEUE_IF_OFFLINE }) queue_if_offline: boolean;
+  @ApiProperty({ description: SKIP_IN_MAINTENANCE }) skip_in_maintenance: boolean;
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'Next run (UTC); null while disabled' }) next_run_at: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'When the newest run started' }) last_run_at: string | null;
   @ApiProperty({ nullable: true, type: Number, description: 'Return code of the newest finished run (null when it had none: timed out, agent offline, interrupted)' }) last_retcode: number | null;
@@ -128,6 +140,7 @@ export const toTaskDto = (t: TaskEntity): TaskDto => ({
   schedule: t.schedule,
   enabled: t.enabled,
   queue_if_offline: t.queueIfOffline,
+  skip_in_maintenance: t.skipInMaintenance,
   next_run_at: iso(t.nextRunAt),
   last_run_at: iso(t.lastRunAt),
   last_retcode: t.lastRetcode,

@@ -6,7 +6,7 @@ import { AGENT_EXISTS_SQL } from '../../fleet/agents/agents.sql';
 import { ClientScope, ofAgentsInScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
 
-export type TaskFields = Pick<TaskEntity, 'name' | 'agentId' | 'scriptId' | 'schedule' | 'enabled' | 'nextRunAt' | 'queueIfOffline'>;
+export type TaskFields = Pick<TaskEntity, 'name' | 'agentId' | 'scriptId' | 'schedule' | 'enabled' | 'nextRunAt' | 'queueIfOffline' | 'skipInMaintenance'>;
 
 @Injectable()
 export class TasksRepository {

@@ -48,7 +48,7 @@ export class TasksService {
     if (!(await this.repo.agentExists(agentId, clients))) errors.push({ field: 'agent', message: `no agent ${body.agent}` });
     if (!(await this.repo.scriptExists(body.script))) errors.push({ field: 'script', message: `no script ${body.script}` });
     if (errors.length > 0) throw invalid('validation error', errors);
-    return this.repo.insert({ name: body.name.trim(), agentId, scriptId: body.script, schedule: body.schedule.trim(), enabled, nextRunAt: enabled ? next : null, queueIfOffline: body.queue_if_offline ?? false });
+    return this.repo.insert({ name: body.name.trim(), agentId, scriptId: body.script, schedule: body.schedule.trim(), enabled, nextRunAt: enabled ? next : null, queueIfOffline: body.queue_if_offline ?? false, skipInMaintenance: body.skip_in_maintenance ?? false });
   }
 
   /**
@@ -66,6 +66,7 @@ export class TasksService {
     if (body.schedule !== undefined) fields.schedule = body.schedule.trim();
     if (body.enabled !== undefined) fields.enabled = body.enabled;
     if (body.queue_if_offline !== undefined) fields.queueIfOffline = body.queue_if_offline;
+    if (body.skip_in_maintenance !== undefined) fields.skipInMaintenance = body.skip_in_maintenance;
     if (body.schedule !== undefined || body.enabled !== undefined) {
       const schedule = fields.schedule ?? task.schedule;
       const next = nextRun(schedule, this.clock.now());

@@ -1,4 +1,4 @@
-import { Delete, Get, HttpCode, Param, Query, Req, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { fieldInvalid } from '../../../common/errors/domain-error';
 import { AuthedRequest, clientFilter } from '../../common/principal';
@@ -9,7 +9,8 @@ import { isPaged, pageOf } from '../../common/pagination.dto';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
 import { RequireScope } from '../../common/scopes';
 import { RmmController } from '../../common/rmm-controller';
-import { AgentDetailDto, AgentDto, AgentFilterDto } from './agents.dto';
+import { changeActor } from '../../access/audit/audit-change';
+import { AgentDetailDto, AgentDto, AgentFilterDto, BulkTagsDto, BulkTagsResultDto, UpdateAgentDto } from './agents.dto';
 import type { Readable } from 'node:stream';
 import { AgentsService } from './agents.service';
 
@@ -19,15 +20,28 @@ export class AgentsController {
 
   @Get()
   @RequireScope('agents:read')
-  @ApiOperation({ summary: 'List agents; filters hostname (exact), client, site, monitoring_type. Scope: agents:read' })
+  @ApiOperation({ summary: 'List agents; filters hostname (exact), client, site, monitoring_type, tag (repeat it: agents carrying every tag given). Scope: agents:read' })
   @ApiOkResponse({ type: [AgentDto] })
   @ApiResponse({ status: 400, type: RmmErrorDto })
   async list(@Query() q: AgentFilterDto, @Req() req: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AgentDto[] | Readable> {
-    const filter = { hostname: q.hostname, clientId: q.client, siteId: q.site, monitoringType: q.monitoring_type };
+    const filter = { hostname: q.hostname, clientId: q.client, siteId: q.site, monitoringType: q.monitoring_type, tags: this.agents.tagFilter(q.tag) };
     if (!isPaged(q)) return jsonStream(reply, await this.agents.all(filter, clientFilter(req.principal)));
     const [rows, total] = await this.agents.page(filter, pageOf(q), clientFilter(req.principal));
     setTotal(reply, total);
     return rows;
+  }
+
+  @Post('tags')
+  @HttpCode(200)
+  @RequireScope('agents:write')
+  @ApiOperation({
+    summary:
+      'Adds and removes tags on many agents at once (one statement). Every agent must exist for the caller, else 400 naming it and nothing changes. `updated`: how many agents had their tags changed. Scope: agents:write',
+  })
+  @ApiOkResponse({ type: BulkTagsResultDto })
+  @ApiResponse({ status: 400, type: RmmErrorDto })
+  bulkTags(@Body() body: BulkTagsDto, @Req() req: AuthedRequest): Promise<BulkTagsResultDto> {
+    return this.agents.bulkTags(body, clientFilter(req.principal), changeActor(req));
   }
 
   @Get(':agentId')
@@ -37,6 +51,16 @@ export class AgentsController {
   @ApiResponse({ status: 404, type: RmmErrorDto })
   async get(@Param('agentId', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<AgentDetailDto> {
     return this.agents.detail(id, clientFilter(req.principal));
+  }
+
+  @Patch(':agentId')
+  @RequireScope('agents:write')
+  @ApiOperation({ summary: "Changes an agent's tags (replaced), monitoring_type or maintenance; answers the agent detail object. Scope: agents:write" })
+  @ApiOkResponse({ type: AgentDetailDto })
+  @ApiResponse({ status: 400, type: RmmErrorDto })
+  @ApiResponse({ status: 404, type: RmmErrorDto })
+  update(@Param('agentId', ParseIdPipe) id: number, @Body() body: UpdateAgentDto, @Req() req: AuthedRequest): Promise<AgentDetailDto> {
+    return this.agents.update(id, body, clientFilter(req.principal), changeActor(req));
   }
 
   @Delete(':agentId')

@@ -1,9 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AGENT_STATUSES, AgentDisk, AgentStatus, MONITORING_TYPES, MonitoringType, Platform, PLATFORMS } from '@app/entities';
 import { PageQueryDto } from '../../common/pagination.dto';
 import { PG_INT_MAX, iso } from '../../../common/values';
+import { AGENT_ID_SCHEMA, IsAgentId } from '../../common/agent-id';
+import { MAX_TAGS, MAX_TAG_LENGTH, TAG_RULE } from '../../common/agent-tags';
+import { IsOptionalNotNull } from '../../common/optional-not-null';
 import type { AgentRow } from './agents.sql';
 
 export class AgentFilterDto extends PageQueryDto {
@@ -33,6 +36,71 @@ export class AgentFilterDto extends PageQueryDto {
   @IsOptional()
   @IsIn(MONITORING_TYPES as unknown as string[])
   monitoring_type?: MonitoringType;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: `Agents carrying every tag given (repeat it: ?tag=finance&tag=paris); matched lowercase. At most ${MAX_TAGS}`,
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value : [value]))
+  @IsArray()
+  @ArrayMaxSize(MAX_TAGS)
+  @IsString({ each: true })
+  @MaxLength(200, { each: true })
+  tag?: string[];
+}
+
+/** Bulk bound: at most this many agents in one POST /api/v3/agents/tags/. */
+const MAX_BULK_AGENTS = 5000;
+
+const TAGS_DESCRIPTION = `Tags: at most ${MAX_TAGS}, each ${TAG_RULE}; stored lowercase, sorted, without duplicates`;
+const MAINTENANCE_DESCRIPTION =
+  'true: the agent is in maintenance until set false (its checks run and record, but no alert opens and no notification is sent; tasks with skip_in_maintenance are recorded skipped)';
+
+/** PATCH /api/v3/agents/{id}/: what an operator may change on an agent (at least one field). */
+export class UpdateAgentDto {
+  @ApiPropertyOptional({ type: [String], example: ['finance', 'paris'], description: `Replaces the agent's tags. ${TAGS_DESCRIPTION}` })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  tags?: unknown[];
+
+  @ApiPropertyOptional({ enum: MONITORING_TYPES })
+  @IsOptionalNotNull()
+  @IsIn(MONITORING_TYPES as unknown as string[])
+  monitoring_type?: MonitoringType;
+
+  @ApiPropertyOptional({ description: MAINTENANCE_DESCRIPTION })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  maintenance?: boolean;
+}
+
+/** POST /api/v3/agents/tags/: tags added to and removed from many agents at once. */
+export class BulkTagsDto {
+  @ApiProperty({ type: [String], example: ['42', '43'], description: `Agent ids (strings, as agent_id), 1 to ${MAX_BULK_AGENTS}`, items: { type: 'string', ...AGENT_ID_SCHEMA } })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_BULK_AGENTS)
+  @IsAgentId({ each: true })
+  agents: string[];
+
+  @ApiPropertyOptional({ type: [String], example: ['finance'], description: `Tags each agent gets (${TAG_RULE})` })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_TAGS)
+  add?: unknown[];
+
+  @ApiPropertyOptional({ type: [String], example: ['old'], description: 'Tags taken off each agent' })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_TAGS)
+  remove?: unknown[];
+}
+
+export class BulkTagsResultDto {
+  @ApiProperty({ example: 2, description: 'How many of the agents had their tags changed (an agent that already had them is not counted)' })
+  updated: number;
 }
 
 export class NamedRefDto {
@@ -73,6 +141,19 @@ export class AgentDto {
   @ApiProperty({ nullable: true, type: String }) cpu_model: string | null;
   @ApiProperty({ nullable: true, type: Number, description: 'gigabytes' }) total_ram: number | null;
   @ApiProperty({ nullable: true, type: [DiskDto] }) disks: AgentDisk[] | null;
+  @ApiProperty({ type: [String], example: ['finance'], maxLength: MAX_TAG_LENGTH, description: TAGS_DESCRIPTION }) tags: string[];
+  @ApiProperty({
+    description:
+      'True while the agent is in maintenance: put there by an operator (PATCH {maintenance: true}), or inside a policy maintenance window (until maintenance_until). Its checks run and record; no alert opens, no notification is sent',
+  })
+  maintenance: boolean;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description: "The end of the policy maintenance window the agent is in; null when in none (an operator's maintenance has no end)",
+  })
+  maintenance_until: string | null;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
@@ -131,6 +212,9 @@ export function toAgentDto(r: AgentRow): AgentDto {
     cpu_model: r.cpu_model,
     total_ram: r.total_ram,
     disks: r.disks as AgentDisk[] | null,
+    tags: r.tags,
+    maintenance: r.in_maintenance,
+    maintenance_until: iso(r.maintenance_until),
     custom_fields: r.custom_fields ?? {},
   };
 }

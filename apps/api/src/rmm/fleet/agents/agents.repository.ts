@@ -4,13 +4,42 @@ import { TransactionHost } from '../../../database/transaction-host';
 import { AgentEntity } from '@app/entities';
 import { ClientScope, inScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
-import { AGENT_DELETE_SQL, AGENT_DETAIL_IN_CLIENTS_SQL, AGENT_DETAIL_SQL, AGENT_EXISTS_SQL, AgentRow, agentBatchSql, agentCountSql, agentPageSql } from './agents.sql';
+import {
+  AGENT_CHANGE_SQL,
+  AGENT_DELETE_SQL,
+  AGENT_DETAIL_IN_CLIENTS_SQL,
+  AGENT_DETAIL_SQL,
+  AGENT_EXISTS_SQL,
+  AGENT_LOCK_FOR_CHANGE_SQL,
+  AGENTS_FOUND_SQL,
+  AGENTS_RETAG_SQL,
+  AgentRow,
+  agentBatchSql,
+  agentCountSql,
+  agentPageSql,
+} from './agents.sql';
 
 export interface AgentFilter {
   hostname?: string;
   clientId?: number;
   siteId?: number;
   monitoringType?: AgentEntity['monitoringType'];
+  /** Agents carrying all of these (stored form: lowercase). */
+  tags?: string[];
+}
+
+/** The fields an operator changes on an agent, as stored. */
+export interface AgentChangeable {
+  tags: string[];
+  monitoring_type: AgentEntity['monitoringType'];
+  maintenance: boolean;
+}
+
+/** An agent whose tags a bulk edit changed. */
+export interface Retagged {
+  id: number;
+  before: string[];
+  after: string[];
 }
 
 @Injectable()
@@ -53,6 +82,27 @@ export class AgentsRepository {
   async exists(id: number, clients: ClientScope): Promise<boolean> {
     const [row] = await this.tx.rows<{ found: boolean }>(AGENT_EXISTS_SQL, [id, clients]);
     return row.found;
+  }
+
+  /** Inside a transaction: the agent's changeable fields, its row locked until the commit; null: none (for the caller). */
+  async lockForChange(id: number, clients: ClientScope): Promise<AgentChangeable | null> {
+    const [row] = await this.tx.rows<AgentChangeable>(AGENT_LOCK_FOR_CHANGE_SQL, [id, clients]);
+    return row ?? null;
+  }
+
+  /** Writes the fields given (the others are kept). */
+  async change(id: number, fields: Partial<AgentChangeable>): Promise<void> {
+    await this.tx.exec(AGENT_CHANGE_SQL, [id, fields.tags ?? null, fields.monitoring_type ?? null, fields.maintenance ?? null]);
+  }
+
+  /** Those of `ids` that exist for the caller. */
+  async found(ids: number[], clients: ClientScope): Promise<Set<number>> {
+    return new Set((await this.tx.rows<{ id: number }>(AGENTS_FOUND_SQL, [ids, clients])).map((r) => r.id));
+  }
+
+  /** Adds and removes tags on many agents in one statement (AGENTS_RETAG_SQL); the agents it changed. */
+  retag(ids: number[], add: string[], remove: string[], clients: ClientScope): Promise<Retagged[]> {
+    return this.tx.rows<Retagged>(AGENTS_RETAG_SQL, [ids, add, remove, clients]);
   }
 
   /** Deletes the record; its checks, tasks and alerts go with it (ON DELETE CASCADE). False: none (for the caller). */

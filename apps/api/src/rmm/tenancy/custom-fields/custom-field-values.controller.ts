@@ -1,7 +1,7 @@
 import { Body, Param, Put, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ParseIdPipe } from '../../common/id.pipe';
-import { auditNote, AuthedRequest, clientFilter } from '../../common/principal';
+import { AuthedRequest, clientFilter } from '../../common/principal';
 import { RmmController } from '../../common/rmm-controller';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
 import { RequireScope } from '../../common/scopes';
@@ -30,7 +30,7 @@ export class AgentCustomFieldsController {
   @ApiResponse(BAD_VALUE)
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent' })
   put(@Param('agentId', ParseIdPipe) id: number, @Body() body: unknown, @Req() req: AuthedRequest): Promise<ShownValues> {
-    return this.fields.putAgentValues(id, body, clientFilter(req.principal), auditNote(req));
+    return this.fields.putAgentValues(id, body, clientFilter(req.principal), String(req.id));
   }
 }
 
@@ -47,7 +47,7 @@ export class ClientCustomFieldsController {
   @ApiResponse(BAD_VALUE)
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such client' })
   putClient(@Param('id', ParseIdPipe) id: number, @Body() body: unknown, @Req() req: AuthedRequest): Promise<ShownValues> {
-    return this.fields.putClientValues(id, body, clientFilter(req.principal), auditNote(req));
+    return this.fields.putClientValues(id, body, clientFilter(req.principal), String(req.id));
   }
 
   @Put(':id/sites/:siteId/custom-fields')
@@ -58,6 +58,6 @@ export class ClientCustomFieldsController {
   @ApiResponse(BAD_VALUE)
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such client or site' })
   putSite(@Param('id', ParseIdPipe) id: number, @Param('siteId', ParseIdPipe) siteId: number, @Body() body: unknown, @Req() req: AuthedRequest): Promise<ShownValues> {
-    return this.fields.putSiteValues(id, siteId, body, clientFilter(req.principal), auditNote(req));
+    return this.fields.putSiteValues(id, siteId, body, clientFilter(req.principal), String(req.id));
   }
 }

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { ParseIdPipe } from '../../common/id.pipe';
 import { setTotal } from '../../common/list-headers';
 import { isPaged, pageOf } from '../../common/pagination.dto';
-import { auditNote, AuthedRequest } from '../../common/principal';
+import { AuthedRequest } from '../../common/principal';
 import { RmmController } from '../../common/rmm-controller';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
 import { RequireAnyScope, RequireScope } from '../../common/scopes';
@@ -32,7 +32,7 @@ export class CustomFieldsController {
   @ApiCreatedResponse({ type: CustomFieldDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (options missing or not allowed, a default the type refuses), the name is taken in that scope, or 200 fields exist' })
   async create(@Body() body: CreateCustomFieldDto, @Req() req: AuthedRequest): Promise<CustomFieldDto> {
-    return toCustomFieldDto(await this.fields.create(body, auditNote(req)));
+    return toCustomFieldDto(await this.fields.create(body, String(req.id)));
   }
 
   @Get(':id')
@@ -51,7 +51,7 @@ export class CustomFieldsController {
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error; {detail: "custom field x has values: …"}; an option a value holds removed' })
   @ApiResponse({ status: 404, type: RmmErrorDto })
   async patch(@Param('id', ParseIdPipe) id: number, @Body() body: PatchCustomFieldDto, @Req() req: AuthedRequest): Promise<CustomFieldDto> {
-    return toCustomFieldDto(await this.fields.update(id, body, auditNote(req)));
+    return toCustomFieldDto(await this.fields.update(id, body, String(req.id)));
   }
 
   @Delete(':id')
@@ -61,6 +61,6 @@ export class CustomFieldsController {
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, type: RmmErrorDto })
   async remove(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<void> {
-    await this.fields.remove(id, auditNote(req));
+    await this.fields.remove(id, String(req.id));
   }
 }

@@ -6,7 +6,8 @@ import { TransactionHost } from '../../../database/transaction-host';
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { ClientScope, inScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
-import { AuditNote, hasScope, Principal } from '../../common/principal';
+import { hasScope, Principal } from '../../common/principal';
+import { AuditService } from '../../access/audit/audit.service';
 import { argText, Checked, checkValue, MAX_CUSTOM_FIELDS, MAX_TEXT_VALUE, shownValue } from './custom-field-rules';
 import { CustomFieldsErrorCode } from './custom-fields.errors';
 import { CustomFieldsRepository, StoredValue } from './custom-fields.repository';
@@ -41,7 +42,13 @@ export class CustomFieldsService {
     private readonly repo: CustomFieldsRepository,
     private readonly tx: TransactionHost,
     private readonly events: RmmEvents,
+    private readonly audit: AuditService,
   ) {}
+
+  /** What a request changed, for its audit row (`changes`: before and after, secrets masked), once it has committed. */
+  private noted(requestId: string | undefined, before: Record<string, unknown> | null, after: Record<string, unknown> | null): void {
+    if (requestId !== undefined) this.audit.noteChanges(requestId, { before, after });
+  }
 
   /** The scopes whose definitions the caller may read (agents:read: the agents'; clients:read: the sites' and clients'). */
   readableScopes(caller: Pick<Principal, 'scopes'>): CustomFieldScope[] {
@@ -61,7 +68,7 @@ export class CustomFieldsService {
   }
 
   /** A new definition: at most MAX_CUSTOM_FIELDS in all (counted under a lock), the name unique in its scope. */
-  async create(input: NewField, note?: AuditNote): Promise<CustomFieldEntity> {
+  async create(input: NewField, requestId?: string): Promise<CustomFieldEntity> {
     const label = labelOf(input.label);
     const options = optionsFor(input.type, input.options);
     const defaultValue = defaultFor({ type: input.type, options }, input.default);
@@ -74,7 +81,7 @@ export class CustomFieldsService {
         throw err;
       }
     });
-    note?.({ before: null, after: definitionAudit(field) });
+    this.noted(requestId, null, definitionAudit(field));
     return field;
   }
 
@@ -83,7 +90,7 @@ export class CustomFieldsService {
    * agent, site or client holds a value of it (400 "custom field x has values: …"). An option some value holds
    * cannot be removed; the default must fit the field as it becomes.
    */
-  async update(id: number, change: FieldChange, note?: AuditNote): Promise<CustomFieldEntity> {
+  async update(id: number, change: FieldChange, requestId?: string): Promise<CustomFieldEntity> {
     const updated = await this.tx.run(async () => {
       const field = await this.repo.findById(id);
       if (!field) throw notFound();
@@ -112,15 +119,15 @@ export class CustomFieldsService {
       const after = (await this.repo.findById(id))!;
       return { before, after };
     });
-    note?.({ before: updated.before, after: definitionAudit(updated.after) });
+    this.noted(requestId, updated.before, definitionAudit(updated.after));
     return updated.after;
   }
 
   /** Deletes a definition and every value of it. */
-  async remove(id: number, note?: AuditNote): Promise<void> {
+  async remove(id: number, requestId?: string): Promise<void> {
     const field = await this.repo.findById(id);
     if (!field || !(await this.repo.delete(id))) throw notFound();
-    note?.({ before: definitionAudit(field), after: null });
+    this.noted(requestId, definitionAudit(field), null);
   }
 
   /** The values an agent, site or client answers with (every field of its scope; defaults applied; secrets masked). */
@@ -134,23 +141,23 @@ export class CustomFieldsService {
   }
 
   /** PUT …/agents/{id}/custom-fields/: 404 for an agent the caller may not see. */
-  async putAgentValues(agentId: number, body: unknown, clients: ClientScope, note?: AuditNote): Promise<ShownValues> {
+  async putAgentValues(agentId: number, body: unknown, clients: ClientScope, requestId?: string): Promise<ShownValues> {
     const client = await this.repo.agentClient(agentId);
     if (client === undefined || !inScope(clients, client)) throw notFound();
-    const values = await this.putValues('agent', agentId, body, note);
+    const values = await this.putValues('agent', agentId, body, requestId);
     // The events WebSockets' agent.updated carries custom_fields (secrets masked), as the detail does.
     this.events.emit('agent.updated', { agentId });
     return values;
   }
 
-  async putClientValues(clientId: number, body: unknown, clients: ClientScope, note?: AuditNote): Promise<ShownValues> {
+  async putClientValues(clientId: number, body: unknown, clients: ClientScope, requestId?: string): Promise<ShownValues> {
     if (!inScope(clients, clientId) || !(await this.repo.clientExists(clientId))) throw notFound();
-    return this.putValues('client', clientId, body, note);
+    return this.putValues('client', clientId, body, requestId);
   }
 
-  async putSiteValues(clientId: number, siteId: number, body: unknown, clients: ClientScope, note?: AuditNote): Promise<ShownValues> {
+  async putSiteValues(clientId: number, siteId: number, body: unknown, clients: ClientScope, requestId?: string): Promise<ShownValues> {
     if (!inScope(clients, clientId) || !(await this.repo.siteOfClient(clientId, siteId))) throw notFound();
-    return this.putValues('site', siteId, body, note);
+    return this.putValues('site', siteId, body, requestId);
   }
 
   /**
@@ -158,10 +165,10 @@ export class CustomFieldsService {
    * an unknown name or a value its type refuses is 400 naming the field, nothing written. Answers every value of
    * the owner as reads do; notes the named fields' values before and after for the audit (secrets masked).
    */
-  private async putValues(scope: CustomFieldScope, ownerId: number, body: unknown, note?: AuditNote): Promise<ShownValues> {
+  private async putValues(scope: CustomFieldScope, ownerId: number, body: unknown, requestId?: string): Promise<ShownValues> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw fieldInvalid('body', 'must be an object of {name: value}');
     const entries = Object.entries(body as Record<string, unknown>);
-    return this.tx.run(async () => {
+    const done = await this.tx.run(async () => {
       const stored = new Map((await this.repo.stored(scope, ownerId)).map((s) => [s.name, s]));
       const changes: Array<{ field: StoredValue; value: CustomFieldValue | null }> = [];
       for (const [name, raw] of entries) {
@@ -183,9 +190,10 @@ export class CustomFieldsService {
         if (value === null) await this.repo.clearValue(scope, ownerId, field.fieldId);
         else await this.repo.setValue(scope, ownerId, field.fieldId, value);
       }
-      note?.({ before, after });
-      return this.shownOne(scope, ownerId);
+      return { before, after, values: await this.shownOne(scope, ownerId) };
     });
+    this.noted(requestId, done.before, done.after);
+    return done.values;
   }
 
   private async optionsOf(field: StoredValue): Promise<string[] | null> {
