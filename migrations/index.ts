@@ -22,6 +22,7 @@ import { UpdateRolloutHalts1764900000000 } from './1764900000000-update-rollout-
 import { AgentFloods1764900300000 } from './1764900300000-agent-floods';
 import { Policies1765000000000 } from './1765000000000-policies';
 import { AuditChanges1765000000900 } from './1765000000900-audit-changes';
+import { CustomFields1765000100000 } from './1765000100000-custom-fields';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -48,4 +49,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AgentFloods1764900300000,
   Policies1765000000000,
   AuditChanges1765000000900,
+  CustomFields1765000100000,
 ];

@@ -16,10 +16,12 @@ const WRITES = new Set(['post', 'put', 'patch']);
 const NULLABLE = [
   'CreateApiKeyDto.clients',
   'CreateApiKeyDto.expires_at',
+  'CreateCustomFieldDto.default',
   'CreateDeploymentDto.install_flags',
   'CreateDeploymentDto.max_registrations',
   'CreateOperatorDto.clients',
   'CreateScriptDto.description',
+  'PatchCustomFieldDto.default',
   'PatchNotificationDto.headers',
   'PatchNotificationDto.secret',
   'UpdateOperatorDto.clients',
@@ -36,7 +38,7 @@ describe('null for a field of a request body', () => {
   let valid: Record<string, () => Record<string, unknown>>;
   /** The id each path parameter takes, per path. */
   const paramsOf = (path: string): Record<string, number> => ({
-    id: path.startsWith('/api/v3/notifications') ? ids.notification : path.startsWith('/api/v3/operators') ? ids.operator : path.startsWith('/api/v3/clients') ? ids.client : path.startsWith('/api/v3/scripts') ? ids.script : path.startsWith('/api/v3/checks') ? ids.check : ids.task,
+    id: path.startsWith('/api/v3/custom-fields') ? ids.customField : path.startsWith('/api/v3/notifications') ? ids.notification : path.startsWith('/api/v3/operators') ? ids.operator : path.startsWith('/api/v3/clients') ? ids.client : path.startsWith('/api/v3/scripts') ? ids.script : path.startsWith('/api/v3/checks') ? ids.check : ids.task,
     siteId: ids.site,
     agentId: ids.agent,
   });
@@ -56,6 +58,8 @@ describe('null for a field of a request body', () => {
     ids.operator = await createOperator(t, 'null-fields@ops.test', 'technician');
     const channel = () => ({ name: unique('channel'), type: 'webhook', url: 'http://127.0.0.1:9/hook', min_severity: 'info', events: ['alert.created'] });
     ids.notification = (await t.http.post('/api/v3/notifications/').set(admin).send(channel()).expect(201)).body.id;
+    const field = () => ({ name: `f_${++n}`, label: 'Field', scope: 'agent', type: 'text' });
+    ids.customField = (await t.http.post('/api/v3/custom-fields/').set(admin).send(field()).expect(201)).body.id;
     const named = (what: string) => () => ({ name: unique(what) });
     const none = () => ({});
     valid = {
@@ -81,6 +85,11 @@ describe('null for a field of a request body', () => {
       'PATCH /api/v3/operators/{id}': none,
       'POST /api/v3/notifications': channel,
       'PATCH /api/v3/notifications/{id}': none,
+      'POST /api/v3/custom-fields': field,
+      'PATCH /api/v3/custom-fields/{id}': none,
+      'PUT /api/v3/agents/{agentId}/custom-fields': none,
+      'PUT /api/v3/clients/{id}/custom-fields': none,
+      'PUT /api/v3/clients/{id}/sites/{siteId}/custom-fields': none,
     };
   });
   afterAll(async () => {
@@ -94,7 +103,9 @@ describe('null for a field of a request body', () => {
   });
 
   it('documents as nullable exactly the body fields that may be null', () => {
-    const nullable = [...new Set(writes().map(({ op }) => op.requestBody!.content['application/json'].schema.$ref!.split('/').pop()!))].flatMap((name) =>
+    // (a free-form body, the custom fields' {name: value}, has no named fields: no $ref)
+    const named = writes().filter(({ op }) => op.requestBody!.content['application/json'].schema.$ref !== undefined);
+    const nullable = [...new Set(named.map(({ op }) => op.requestBody!.content['application/json'].schema.$ref!.split('/').pop()!))].flatMap((name) =>
       Object.entries(doc.components.schemas[name].properties ?? {})
         .filter(([, s]) => s.nullable)
         .map(([field]) => `${name}.${field}`),

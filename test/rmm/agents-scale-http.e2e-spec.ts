@@ -37,6 +37,7 @@ const expectedAgent = (a: AgentEntity) => ({
   tags: a.tags,
   maintenance: a.maintenance || (a.maintenanceUntil !== null && a.maintenanceUntil > new Date()),
   maintenance_until: a.maintenanceUntil !== null && a.maintenanceUntil > new Date() ? a.maintenanceUntil.toISOString() : null,
+  custom_fields: {},
 });
 /** The agent detail object as the stored record says it should be. */
 const expectedDetail = (a: AgentEntity) => ({

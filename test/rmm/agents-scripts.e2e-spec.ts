@@ -51,6 +51,7 @@ describe('/api/v3 agents and scripts', () => {
         tags: [],
         maintenance: false,
         maintenance_until: null,
+        custom_fields: {},
       });
     });
 

@@ -349,12 +349,12 @@ describe('client-limited access (/api/v3)', () => {
   describe('clients and sites', () => {
     it('lists only its clients, with their sites; the total counts only those', async () => {
       const list = await t.http.get('/api/v3/clients/').set(asTech());
-      expect(list.body).toEqual([{ id: a.clientId, name: 'Alpha', sites: [{ id: a.siteId, name: 'HQ' }], agent_update: 'auto' }]);
+      expect(list.body).toEqual([{ id: a.clientId, name: 'Alpha', sites: [{ id: a.siteId, name: 'HQ' }], agent_update: 'auto', custom_fields: {} }]);
       const page = await t.http.get('/api/v3/clients/?limit=10').set(asTech());
       expect(page.headers['x-total-count']).toBe('1');
       expect(ids((await t.http.get('/api/v3/clients/').set(admin())).body)).toEqual(expect.arrayContaining([a.clientId, b.clientId]));
       expect((await t.http.get(`/api/v3/clients/${a.clientId}/`).set(asTech())).status).toBe(200);
-      expect((await t.http.get(`/api/v3/clients/${a.clientId}/sites/`).set(asTech())).body).toEqual([{ id: a.siteId, name: 'HQ', client: a.clientId }]);
+      expect((await t.http.get(`/api/v3/clients/${a.clientId}/sites/`).set(asTech())).body).toEqual([{ id: a.siteId, name: 'HQ', client: a.clientId, custom_fields: {} }]);
     });
 
     it('answers another client, and its sites, as unknown ones, and changes nothing', async () => {

@@ -26,7 +26,7 @@ describe('/api/v3 clients, sites and deployments', () => {
     it('creates a client with its first site (admin) and lists clients with their sites', async () => {
       const created = await t.http.post('/api/v3/clients/').set(admin()).send({ name: 'Acme', site_name: 'HQ' });
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: expect.any(Number), name: 'Acme', sites: [{ id: expect.any(Number), name: 'HQ' }], agent_update: 'auto' });
+      expect(created.body).toEqual({ id: expect.any(Number), name: 'Acme', sites: [{ id: expect.any(Number), name: 'HQ' }], agent_update: 'auto', custom_fields: {} });
       const list = await t.http.get('/api/v3/clients').set(admin());
       expect(list.status).toBe(200);
       expect(list.body).toContainEqual(created.body);
@@ -40,13 +40,13 @@ describe('/api/v3 clients, sites and deployments', () => {
       expect(c.sites).toEqual([]);
       const site = await t.http.post(`/api/v3/clients/${c.id}/sites/`).set('X-API-KEY', writer).send({ name: 'Branch' });
       expect(site.status).toBe(201);
-      expect(site.body).toEqual({ id: expect.any(Number), name: 'Branch', client: c.id });
+      expect(site.body).toEqual({ id: expect.any(Number), name: 'Branch', client: c.id, custom_fields: {} });
       const renamed = await t.http.put(`/api/v3/clients/${c.id}/sites/${site.body.id}/`).set('X-API-KEY', writer).send({ name: 'Branch 2' });
       expect(renamed.body.name).toBe('Branch 2');
       const sites = await t.http.get(`/api/v3/clients/${c.id}/sites/`).set('X-API-KEY', writer);
-      expect(sites.body).toEqual([{ id: site.body.id, name: 'Branch 2', client: c.id }]);
+      expect(sites.body).toEqual([{ id: site.body.id, name: 'Branch 2', client: c.id, custom_fields: {} }]);
       const client = await t.http.patch(`/api/v3/clients/${c.id}`).set('X-API-KEY', writer).send({ name: 'Globex Corp' });
-      expect(client.body).toEqual({ id: c.id, name: 'Globex Corp', sites: [{ id: site.body.id, name: 'Branch 2' }], agent_update: 'auto' });
+      expect(client.body).toEqual({ id: c.id, name: 'Globex Corp', sites: [{ id: site.body.id, name: 'Branch 2' }], agent_update: 'auto', custom_fields: {} });
     });
 
     it('refuses duplicate names and bad bodies with 400, unknown ids with 404', async () => {

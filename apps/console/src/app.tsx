@@ -19,6 +19,7 @@ const ApiKeysPage = lazy(() => import('./pages/api-keys'));
 const OperatorsPage = lazy(() => import('./pages/operators'));
 const AuditPage = lazy(() => import('./pages/audit'));
 const PoliciesPage = lazy(() => import('./pages/policies'));
+const CustomFieldsPage = lazy(() => import('./pages/custom-fields'));
 
 export function App() {
   const me = useMe();
@@ -72,6 +73,7 @@ function Routes() {
       {isAdmin && <Route path="/api-keys" component={ApiKeysPage} />}
       {isAdmin && <Route path="/operators" component={OperatorsPage} />}
       {isAdmin && <Route path="/audit" component={AuditPage} />}
+      {isAdmin && <Route path="/custom-fields" component={CustomFieldsPage} />}
       <Route>
         <NotFound />
       </Route>

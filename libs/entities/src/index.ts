@@ -25,6 +25,7 @@ import { SiteEntity } from './site.entity';
 import { TaskEntity } from './task.entity';
 import { AgentUpdateEntity } from './agent-update.entity';
 import { AgentUpdateHaltEntity } from './agent-update-halt.entity';
+import { CustomFieldEntity, CustomFieldValueEntity } from './custom-field.entity';
 import { PolicyCheckEntity, PolicyEntity, PolicyOverrideEntity, PolicyTaskEntity } from './policy.entity';
 import { TaskRunEntity } from './task-run.entity';
 import { UserProfileEntity } from './user-profile.entity';
@@ -40,6 +41,8 @@ export {
   PolicyCheckEntity,
   PolicyTaskEntity,
   PolicyOverrideEntity,
+  CustomFieldEntity,
+  CustomFieldValueEntity,
   AlertEntity,
   AlertFlapEntity,
   ApiKeyEntity,
@@ -68,6 +71,8 @@ export {
   UserProfileEntity,
 };
 export type { AgentDisk } from './agent.entity';
+export { CUSTOM_FIELD_SCOPES, CUSTOM_FIELD_TYPES } from './custom-field.entity';
+export type { CustomFieldScope, CustomFieldType, CustomFieldValue } from './custom-field.entity';
 export type { MaintenanceWindow, PolicyExclusions, PolicyTargets } from './policy.entity';
 export { SCRIPT_OUTPUT_MODES, SCRIPT_RUN_STATUSES } from './script-run.entity';
 export type { ScriptOutputMode, ScriptRunStatus } from './script-run.entity';
@@ -112,4 +117,6 @@ export const ALL_ENTITIES = [
   PolicyCheckEntity,
   PolicyTaskEntity,
   PolicyOverrideEntity,
+  CustomFieldEntity,
+  CustomFieldValueEntity,
 ];

@@ -23,6 +23,8 @@ const TAGS: Array<{ name: string; description: string }> = [
   { name: 'api keys', description: 'Management API keys and their scopes (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'console sessions', description: "The console's sign-in (docs/console.md): POST login sets the HttpOnly cookie rmm_session, which every /api/v3 call accepts instead of X-API-KEY; a change made with the cookie needs the header X-Requested-With: rmm-console. Errors: {detail}." },
   { name: 'operators', description: 'The console\'s people: role admin, technician or viewer, optionally limited to some clients, optional TOTP (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'policies', description: 'Automation policies: checks, tasks and maintenance windows for every agent their targets match, with priorities, exclusions and per-agent overrides (docs/policies.md). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'custom fields', description: 'Named, typed values of agents, sites and clients, filled into scripts\' arguments (docs/custom-fields.md): definitions (admin writes). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'audit', description: 'Who changed what (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'system', description: 'The server about itself: its periodic jobs on every instance, their state and last runs (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'agent', description: "What the agent program calls (/agent/v1): registration with its deployment's uuid as the token. Errors: {detail}." },

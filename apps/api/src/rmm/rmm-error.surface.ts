@@ -5,6 +5,7 @@ import { AgentBinariesErrorCode } from './fleet/agent-binaries/agent-binaries.er
 import { RegistrationErrorCode } from './fleet/agent-registration/registration.errors';
 import { AgentsErrorCode } from './fleet/agent-channel/agent-channel.errors';
 import { ClientsErrorCode } from './tenancy/clients/clients.errors';
+import { CustomFieldsErrorCode } from './tenancy/custom-fields/custom-fields.errors';
 import { DeploymentsErrorCode } from './fleet/deployments/deployments.errors';
 import { OperatorsErrorCode } from './access/operators/operators.errors';
 import { GuardErrorCode } from './common/guard.errors';
@@ -30,7 +31,8 @@ export type RmmErrorCode =
   | PoliciesErrorCode
   | OverridesErrorCode
   | ChecksErrorCode
-  | TasksErrorCode;
+  | TasksErrorCode
+  | CustomFieldsErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -55,6 +57,7 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [AgentsErrorCode.InvalidAnswer]: 502,
   [ScriptRunsErrorCode.NotQueued]: 409,
   [ScriptRunsErrorCode.QueueFull]: 429,
+  [ScriptRunsErrorCode.CollectedRefused]: 422,
   [RegistrationErrorCode.UnknownDeployment]: 404,
   [RegistrationErrorCode.DeploymentRevoked]: 410,
   [RegistrationErrorCode.DeploymentExpired]: 410,
@@ -70,6 +73,10 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [OverridesErrorCode.Enforced]: 409,
   [ChecksErrorCode.ManagedByPolicy]: 409,
   [TasksErrorCode.ManagedByPolicy]: 409,
+  [CustomFieldsErrorCode.NameTaken]: 400,
+  [CustomFieldsErrorCode.TooMany]: 400,
+  [CustomFieldsErrorCode.HasValues]: 400,
+  [CustomFieldsErrorCode.UnknownField]: 400,
 };
 
 /** The spec's fixed texts for the management backend's error bodies. */

@@ -8,6 +8,7 @@ import { AuditModule } from './access/audit/audit.module';
 import { SystemModule } from './access/system/system.module';
 import { ChecksModule } from './automation/checks/checks.module';
 import { ClientsModule } from './tenancy/clients/clients.module';
+import { CustomFieldsModule } from './tenancy/custom-fields/custom-fields.module';
 import { AccessModule, RmmThrottlerStorageModule } from './access/access.module';
 import { DeploymentsModule } from './fleet/deployments/deployments.module';
 import { EventsModule } from './events/events.module';
@@ -25,6 +26,7 @@ import { RegistrationModule } from './fleet/agent-registration/registration.modu
     AccessModule,
     ApiKeysModule,
     ClientsModule,
+    CustomFieldsModule,
     AgentBinariesModule,
     AgentUpdatesModule,
     DeploymentsModule,

@@ -24,6 +24,11 @@ export type Agent = Schemas['AgentDto'];
 export type AgentDetail = Schemas['AgentDetailDto'];
 export type Alert = Schemas['AlertDto'];
 export type Client = Schemas['ClientDto'];
+export type CustomField = Schemas['CustomFieldDto'];
+export type CustomFieldScope = CustomField['scope'];
+export type CustomFieldType = CustomField['type'];
+/** Values of one agent, site or client by field name: a secret's as "********" when set. */
+export type CustomFieldValues = Record<string, unknown>;
 export type Site = Schemas['SiteRefDto'];
 export type Deployment = Schemas['DeploymentDto'];
 /** A script in the list (no body). */

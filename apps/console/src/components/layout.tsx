@@ -23,6 +23,7 @@ const NAV: NavItem[] = [
   { href: '/api-keys', label: 'API keys', needs: 'admin-only' },
   { href: '/operators', label: 'Operators', needs: 'admin-only' },
   { href: '/audit', label: 'Audit', needs: 'admin-only' },
+  { href: '/custom-fields', label: 'Custom fields', needs: 'admin-only' },
 ];
 
 /** The header (navigation, the operator's e-mail, Sign out) and the page's main landmark. */

@@ -8,6 +8,7 @@ import { ErrorNote, Loading, NEVER_CONNECTED, Section, StatusBadge } from '../co
 import { ago, osOf, useNow, when } from '../components/format';
 import { liveNote } from '../components/live-note';
 import { RunOutput } from '../components/run-output';
+import { CustomFieldValuesPanel } from '../components/custom-field-values';
 import { AlertsTable } from './alerts';
 import { RunScriptPanel } from './run-script';
 import { AgentChecks, AgentTasks } from './agent-automation';
@@ -147,6 +148,21 @@ export function AgentPage({ id }: { id: string }) {
           )}
         </Section>
       </div>
+      <Section id="agent-fields" title="Custom fields">
+        <CustomFieldValuesPanel
+          scope="agent"
+          idPrefix={`agent-${id}`}
+          values={a.custom_fields}
+          save={
+            can('agents:write')
+              ? async (changes) => {
+                  await ok(api.PUT('/api/v3/agents/{agentId}/custom-fields', { params: { path: { agentId: Number(id) } }, body: changes }));
+                  await qc.invalidateQueries({ queryKey: ['agent', id] });
+                }
+              : undefined
+          }
+        />
+      </Section>
       {can('alerts:read') && <AgentAlerts id={id} />}
       {can('checks:read') && <AgentChecks id={id} />}
       {can('tasks:read') && <AgentTasks id={id} />}

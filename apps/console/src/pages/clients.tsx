@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorText, ok } from '../api/http';
 import { useClients } from '../api/queries';
 import { useSession } from '../api/session';
 import type { Client, Site } from '../api/schemas';
 import { ErrorNote, Loading, Section } from '../components/bits';
+import { CustomFieldValuesPanel } from '../components/custom-field-values';
 
 /** Clients and their sites. Creating and deleting a client is an admin's; renaming and sites need clients:write. */
 export function ClientsPage() {
@@ -116,6 +117,15 @@ function ClientCard({ client: c, writable, deletable }: { client: Client; writab
         </div>
       </div>
       {error && <p role="alert" className="error">{errorText(error)}</p>}
+      <details>
+        <summary>Custom fields of {c.name}</summary>
+        <CustomFieldValuesPanel
+          scope="client"
+          idPrefix={`client-${c.id}`}
+          values={c.custom_fields}
+          save={writable ? async (changes) => (await ok(api.PUT('/api/v3/clients/{id}/custom-fields', { params: id, body: changes })), done()) : undefined}
+        />
+      </details>
       <ul className="sites">
         {c.sites.map((s) => (
           <SiteItem key={s.id} clientId={c.id} site={s} writable={writable} />
@@ -180,6 +190,10 @@ function SiteItem({ clientId, site: s, writable }: { clientId: number; site: Sit
         </>
       )}
       {error && <span role="alert" className="error"> {errorText(error)}</span>}
+      <details>
+        <summary>Custom fields of site {s.name}</summary>
+        <SiteFields clientId={clientId} site={s} writable={writable} />
+      </details>
     </li>
   );
 }
@@ -205,5 +219,29 @@ function RenameForm({ label, name, setName, save, cancel }: { label: string; nam
         Cancel
       </button>
     </form>
+  );
+}
+
+/** A site's custom fields, from the client's sites list (its reads carry them). */
+function SiteFields({ clientId, site: s, writable }: { clientId: number; site: Site; writable: boolean }) {
+  const qc = useQueryClient();
+  const sites = useQuery({ queryKey: ['client-sites', clientId], queryFn: () => ok(api.GET('/api/v3/clients/{id}/sites', { params: { path: { id: clientId } } })) });
+  if (sites.isPending) return <Loading what="the site's fields" />;
+  if (sites.isError) return <ErrorNote error={sites.error} />;
+  const site = sites.data.find((x) => x.id === s.id);
+  return (
+    <CustomFieldValuesPanel
+      scope="site"
+      idPrefix={`site-${s.id}`}
+      values={site?.custom_fields ?? {}}
+      save={
+        writable
+          ? async (changes) => {
+              await ok(api.PUT('/api/v3/clients/{id}/sites/{siteId}/custom-fields', { params: { path: { id: clientId, siteId: s.id } }, body: changes }));
+              await qc.invalidateQueries({ queryKey: ['client-sites', clientId] });
+            }
+          : undefined
+      }
+    />
   );
 }

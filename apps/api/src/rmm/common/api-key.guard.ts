@@ -5,9 +5,9 @@ import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors/domain-error';
 import { Callers, KeyUses } from './callers';
 import { GuardErrorCode } from './guard.errors';
-import { AuthedRequest, requireScope } from './principal';
+import { AuthedRequest, hasScope, permissionDenied, requireScope } from './principal';
 import { hasCsrfHeader, isChange } from './session-cookie';
-import { ALSO_SCOPE_KEY, AlsoRequiredScope, SCOPE_KEY } from './scopes';
+import { ALSO_SCOPE_KEY, AlsoRequiredScope, ANY_SCOPE_KEY, SCOPE_KEY } from './scopes';
 
 /**
  * Who calls /api/v3: an API key (X-API-KEY) or a signed-in operator (the console's `rmm_session` cookie).
@@ -18,7 +18,7 @@ import { ALSO_SCOPE_KEY, AlsoRequiredScope, SCOPE_KEY } from './scopes';
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   /** Each handler's scopes, read from its metadata once (not twice per request). */
-  private readonly routes = new WeakMap<object, { scope: ApiKeyScope | undefined; also: AlsoRequiredScope | undefined }>();
+  private readonly routes = new WeakMap<object, { scope: ApiKeyScope | undefined; also: AlsoRequiredScope | undefined; anyOf: ApiKeyScope[] | undefined }>();
 
   constructor(
     private readonly resolver: Callers,
@@ -29,24 +29,29 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthedRequest>();
-    const { scope, also } = this.routeOf(context.getHandler());
+    const { scope, also, anyOf } = this.routeOf(context.getHandler());
     if (!scope) throw new Error(`route ${req.url} declares no scope`); // a programming error: every route names one
     const { principal, via } = await this.resolver.resolve(req.headers);
     if (via === 'cookie' && isChange(req.method) && !hasCsrfHeader(req.headers)) {
       throw new DomainError(GuardErrorCode.CsrfFailed, 'CSRF check failed');
     }
-    requireScope(principal, scope);
+    if (!anyOf) requireScope(principal, scope);
+    else if (!anyOf.some((s) => hasScope(principal, s))) throw permissionDenied();
     if (also && !also.when) requireScope(principal, also.scope);
     req.principal = principal;
     if (principal.kind === 'api_key') this.usage.touch(principal.id, this.clock.now());
     return true;
   }
 
-  private routeOf(handler: object): { scope: ApiKeyScope | undefined; also: AlsoRequiredScope | undefined } {
+  private routeOf(handler: object): { scope: ApiKeyScope | undefined; also: AlsoRequiredScope | undefined; anyOf: ApiKeyScope[] | undefined } {
     let route = this.routes.get(handler);
     if (!route) {
       const fn = handler as () => unknown;
-      route = { scope: this.reflector.get<ApiKeyScope | undefined>(SCOPE_KEY, fn), also: this.reflector.get<AlsoRequiredScope | undefined>(ALSO_SCOPE_KEY, fn) };
+      route = {
+        scope: this.reflector.get<ApiKeyScope | undefined>(SCOPE_KEY, fn),
+        also: this.reflector.get<AlsoRequiredScope | undefined>(ALSO_SCOPE_KEY, fn),
+        anyOf: this.reflector.get<ApiKeyScope[] | undefined>(ANY_SCOPE_KEY, fn),
+      };
       this.routes.set(handler, route);
     }
     return route;

@@ -5,6 +5,7 @@ import { ApiKeyScope } from '@app/entities';
 export const SCOPE_KEY = 'rmm:scope';
 export const DEPLOYMENT_CREATION_KEY = 'rmm:deployment-creation';
 export const ALSO_SCOPE_KEY = 'rmm:also-scope';
+export const ANY_SCOPE_KEY = 'rmm:any-scope';
 
 /** A second scope a route needs besides its own: always, or only `when` (a case only the service can tell). */
 export interface AlsoRequiredScope {
@@ -34,3 +35,12 @@ export function AlsoRequireScope(scope: ApiKeyScope, when?: string): MethodDecor
 
 /** Marks the route that the second limit (deployment creations per minute per key) also counts. */
 export const CountsAsDeploymentCreation = (): MethodDecorator => SetMetadata(DEPLOYMENT_CREATION_KEY, true);
+
+/**
+ * A route any of several scopes admits (the custom fields' definitions: agents:read for the agents', clients:read for
+ * the sites' and clients'): the guard asks for one of them, the service answers what each allows. The first is the
+ * route's x-required-scope; all of them are x-required-scope-any.
+ */
+export function RequireAnyScope(first: ApiKeyScope, ...others: ApiKeyScope[]): MethodDecorator {
+  return applyDecorators(SetMetadata(SCOPE_KEY, first), SetMetadata(ANY_SCOPE_KEY, [first, ...others]), ApiExtension('x-required-scope', first), ApiExtension('x-required-scope-any', [first, ...others]));
+}

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { SCRIPT_OUTPUT_MODES, SCRIPT_RUN_STATUSES, ScriptOutputMode, ScriptRunEntity, ScriptRunStatus } from '@app/entities';
 import { iso, PG_INT_MAX } from '../../../common/values';
 import { IsOptionalNotNull } from '../../common/optional-not-null';
@@ -122,7 +122,21 @@ export class RunScriptDto {
   @IsIn(['wait', 'forget', 'collector'])
   output?: 'wait' | 'forget' | 'collector';
 
-  @ApiPropertyOptional({ type: [String], description: "Arguments; default: the script's default args" })
+  @ApiPropertyOptional({
+    example: 'site_code',
+    description:
+      'output collector only: the agent custom field the trimmed stdout (at most 4 KiB) is stored in when the run finishes with return code 0 (docs/custom-fields.md); a value the field refuses fails the run (422, the reason as detail)',
+  })
+  @IsOptionalNotNull()
+  @IsString()
+  @Matches(/^[a-z][a-z0-9_]{0,63}$/, { message: 'custom_field must be the name of an agent custom field' })
+  custom_field?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      "Arguments; default: the script's default args. {{agent.hostname}}, {{agent.<field>}}, {{site.name}}, {{site.<field>}}, {{client.name}}, {{client.<field>}} are filled in when the run is sent (docs/custom-fields.md); the run keeps them as given",
+  })
   @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(100)

@@ -4,4 +4,6 @@ export enum ScriptRunsErrorCode {
   NotQueued = 'run_not_queued',
   /** The agent has RMM_QUEUE_MAX_PER_AGENT runs, or QUEUE_MAX_BYTES_PER_AGENT of bodies, queued already. */
   QueueFull = 'run_queue_full',
+  /** A collector run's output is not a value its custom field takes: the run is failed with the reason. */
+  CollectedRefused = 'run_collected_refused',
 }

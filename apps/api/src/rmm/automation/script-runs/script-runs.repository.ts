@@ -154,6 +154,11 @@ export class ScriptRunsRepository {
       .execute();
   }
 
+  /** A finished collector run whose output its custom field refused: failed, with the reason (its output kept). */
+  async failCollected(id: number, reason: string): Promise<void> {
+    await this.tx.exec(`UPDATE script_runs SET status = 'failed', error = $2 WHERE id = $1 AND status = 'finished'`, [id, reason]);
+  }
+
   /** An agent's runs, newest first (IDX_script_runs_agent). */
   list(agentId: number, filter: RunFilter, page: Page): Promise<[ScriptRunEntity[], number]> {
     return this.runs.findAndCount({

@@ -13,6 +13,7 @@ import { RmmEvents } from '../../common/bus/rmm-events';
 import { Page } from '../../common/pagination.dto';
 import { AgentsService } from '../../fleet/agents/agents.service';
 import { ScriptsService } from '../scripts/scripts.service';
+import { CustomFieldsService } from '../../tenancy/custom-fields/custom-fields.service';
 import { QUEUE_EXPIRES_IN_DEFAULT, RunScriptDto, ScriptRunAcceptedDto, ScriptRunResultDto } from './script-runs.dto';
 import { ScriptRunsErrorCode } from './script-runs.errors';
 import { NewQueuedRun, RunFilter, RunOutcome, ScriptRunsRepository } from './script-runs.repository';
@@ -60,6 +61,7 @@ export class ScriptRunsService {
     private readonly agents: AgentsService,
     private readonly scripts: ScriptsService,
     private readonly config: RuntimeConfig,
+    private readonly fields: CustomFieldsService,
     jobs: Jobs,
   ) {
     // At start and every minute, once across the cluster (one UPDATE over every run): runs left open by a server
@@ -81,11 +83,13 @@ export class ScriptRunsService {
     // (the body's fields that depend on each other: still the body's checks, before the agent's)
     if (body.expires_in !== undefined && body.queue !== true) throw fieldInvalid('expires_in', 'only with queue: true');
     if (body.queue === true && body.output !== undefined && body.output !== 'forget') throw fieldInvalid('output', 'must be forget (or left out) with queue: true');
+    if (body.custom_field !== undefined && body.output !== 'collector') throw fieldInvalid('custom_field', 'only with output collector');
     if (!(await this.agents.exists(agentId, clientFilter(key)))) throw notFound();
     if (!(await this.scripts.exists(body.script))) throw fieldInvalid('script', `no script ${body.script}`);
+    if (body.custom_field !== undefined && !(await this.fields.agentFieldExists(body.custom_field))) throw fieldInvalid('custom_field', `no agent field ${body.custom_field}`);
     const script = await this.scripts.get(body.script);
     const output = body.queue === true ? 'forget' : (body.output ?? 'wait');
-    return this.run(agentId, script, { output, args: body.args, timeout: body.timeout, queue: body.queue === true, expiresIn: body.expires_in }, key);
+    return this.run(agentId, script, { output, args: body.args, timeout: body.timeout, queue: body.queue === true, expiresIn: body.expires_in, customField: body.custom_field }, key);
   }
 
   /** Cancels a queued run of the agent (404 for an unknown agent or run, or one of another client than the caller's). */
@@ -109,11 +113,14 @@ export class ScriptRunsService {
   async run(
     agentId: number,
     script: ScriptEntity,
-    ask: { output: ScriptOutputMode; args?: string[]; timeout?: number; queue?: boolean; expiresIn?: number },
+    ask: { output: ScriptOutputMode; args?: string[]; timeout?: number; queue?: boolean; expiresIn?: number; customField?: string },
     key: Principal | undefined,
   ): Promise<{ accepted: true; body: ScriptRunAcceptedDto } | { accepted: false; body: ScriptRunResultDto }> {
     const timeoutSeconds = ask.timeout ?? script.defaultTimeout ?? 90;
     const args = ask.args ?? script.defaultArgs;
+    // Placeholders are filled in now (400 "unknown field client.foo" before anything is stored); the run keeps them
+    // as given, so a secret's value is never stored (a queued run fills them in again when it is sent).
+    const sent = await this.fields.fillArgs(agentId, args);
     if (!(await this.channel.isOnline(agentId))) {
       if (!ask.queue) throw new DomainError(AgentsErrorCode.NotConnected, 'agent is not connected');
       const queued = await this.enqueue(agentId, script, { args, timeoutSeconds, expiresInSeconds: ask.expiresIn, requestedByKeyId: key?.kind === 'api_key' ? key.id : null });
@@ -123,7 +130,7 @@ export class ScriptRunsService {
       { agentId, scriptId: script.id, scriptName: script.name, shell: script.shell, args, output: ask.output, timeoutSeconds, requestedByKeyId: key?.kind === 'api_key' ? key.id : null },
       this.clock.now(),
     );
-    const settled = this.launch(run, script.body);
+    const settled = this.launch(run, script.body, sent);
     if (ask.output === 'forget') {
       void settled.catch(() => undefined);
       return { accepted: true, body: { id: run.id, status: 'running' } };
@@ -131,10 +138,22 @@ export class ScriptRunsService {
     const done = await settled;
     if (done.answer === undefined) throw done.error;
     const answer = done.answer;
+    if (ask.customField !== undefined && done.outcome.status === 'finished' && done.outcome.retcode === 0) await this.collect(run.id, agentId, ask.customField, answer.stdout);
     return {
       accepted: false,
       body: { id: run.id, execution_time: answer.executionTime.toFixed(3), retcode: answer.retcode, stdout: answer.stdout, stderr: answer.stderr, timed_out: answer.timedOut },
     };
+  }
+
+  /**
+   * A collector run's output stored as the agent's custom field; a value the field refuses fails the run with the
+   * reason (422, the reason as detail).
+   */
+  private async collect(runId: number, agentId: number, field: string, stdout: string): Promise<void> {
+    const stored = await this.fields.collect(agentId, field, stdout);
+    if (stored.ok) return;
+    await this.repo.failCollected(runId, stored.reason);
+    throw new DomainError(ScriptRunsErrorCode.CollectedRefused, stored.reason);
   }
 
   /**
@@ -223,11 +242,19 @@ export class ScriptRunsService {
    * outcome recorded when the agent answers, goes, or does not answer in time. Never throws for the agent's failures:
    * the promise settles with what was recorded, and the failure when there was one.
    */
-  private launch(run: ScriptRunEntity, body: string): Promise<Settled> {
+  private async launch(run: ScriptRunEntity, body: string, filled?: string[]): Promise<Settled> {
+    // The arguments as sent: placeholders filled in (already, for runscript); a field gone since (`unknown field
+    // client.foo`) fails the run before it is sent, with that reason.
+    let args: string[];
+    try {
+      args = filled ?? (await this.fields.fillArgs(run.agentId, run.args));
+    } catch (err) {
+      return this.record(run, Promise.reject(err));
+    }
     const pending = this.channel.request(
       run.agentId,
       'script.run',
-      { runId: run.id, shell: run.shell, body, args: run.args, timeoutSeconds: run.timeoutSeconds },
+      { runId: run.id, shell: run.shell, body, args, timeoutSeconds: run.timeoutSeconds },
       (run.timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000,
     );
     this.events.emit('script.started', { agentId: run.agentId, runId: run.id, script: run.scriptId ?? 0 });

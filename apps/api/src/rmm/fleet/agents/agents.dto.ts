@@ -154,6 +154,13 @@ export class AgentDto {
     description: "The end of the policy maintenance window the agent is in; null when in none (an operator's maintenance has no end)",
   })
   maintenance_until: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { site_code: 'NYC-1', admin_password: '********' },
+    description: 'Every agent custom field by name: its value, else its default, else null; a secret "********" when set, null when not (docs/custom-fields.md)',
+  })
+  custom_fields: Record<string, unknown>;
 }
 
 /** The agent detail object: the Agent plus patches_pending, wmi_detail and record times. */
@@ -208,6 +215,7 @@ export function toAgentDto(r: AgentRow): AgentDto {
     tags: r.tags,
     maintenance: r.in_maintenance,
     maintenance_until: iso(r.maintenance_until),
+    custom_fields: r.custom_fields ?? {},
   };
 }
 

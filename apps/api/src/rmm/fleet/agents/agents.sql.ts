@@ -2,6 +2,7 @@
  * The agent endpoints' SQL, in one place: one query with the client and site join, rows mapped straight to
  * the DTOs (no entity hydration). bench/baseline-server.js runs these very statements.
  */
+import { customFieldsColumn } from '../../tenancy/custom-fields/custom-fields.sql';
 
 /** The columns of an agent row as the queries below return them. */
 export interface AgentRow {
@@ -28,6 +29,8 @@ export interface AgentRow {
   in_maintenance: boolean;
   /** The end of the window the agent is in now; null when in none (past ends read as null). */
   maintenance_until: Date | null;
+  /** Every agent field by name (docs/custom-fields.md): the value, else the default, else null; a secret masked. */
+  custom_fields: Record<string, unknown>;
   patches_pending: number;
   wmi_detail: Record<string, unknown> | null;
   deployment_id: number | null;
@@ -40,7 +43,8 @@ export interface AgentRow {
 const LIST_COLUMNS = `a.id, a.hostname, a.client_id, c.name AS client_name, a.site_id, s.name AS site_name, a.plat, a.monitoring_type,
   a.operating_system, a.version, a.last_seen, a.status, a.logged_in_username, a.public_ip, a.local_ip, a.cpu_model, a.total_ram, a.disks,
   a.tags, (a.maintenance OR COALESCE(a.maintenance_until > now(), false)) AS in_maintenance,
-  CASE WHEN a.maintenance_until > now() THEN a.maintenance_until END AS maintenance_until`;
+  CASE WHEN a.maintenance_until > now() THEN a.maintenance_until END AS maintenance_until,
+  ${customFieldsColumn('agent', 'a.id')} AS custom_fields`;
 const DETAIL_COLUMNS = `${LIST_COLUMNS}, a.patches_pending, a.wmi_detail, a.deployment_id, a.os_hostname, a.check_results_dropped::text AS check_results_dropped, a.created_at, a.updated_at`;
 const FROM = `agents a LEFT JOIN clients c ON c.id = a.client_id LEFT JOIN sites s ON s.client_id = a.client_id AND s.id = a.site_id`;
 

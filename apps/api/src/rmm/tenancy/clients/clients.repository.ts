@@ -4,6 +4,7 @@ import { TransactionHost } from '../../../database/transaction-host';
 import { AgentUpdateMode, ClientEntity, SiteEntity } from '@app/entities';
 import { ClientScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
+import { customFieldsColumn } from '../custom-fields/custom-fields.sql';
 
 @Injectable()
 export class ClientsRepository {
@@ -26,6 +27,21 @@ export class ClientsRepository {
     const sites = clients.length === 0 ? [] : await this.sites.find({ where: { clientId: In(clients.map((c) => c.id)) }, order: { id: 'ASC' } });
     for (const client of clients) client.sites = sites.filter((s) => s.clientId === client.id);
     return [clients, total];
+  }
+
+  /**
+   * Fills in `customFields` of these clients or sites (docs/custom-fields.md: every field of the scope, the value,
+   * else the default, else null; a secret masked), in one statement.
+   */
+  async withFields<T extends { id: number; customFields?: Record<string, unknown> }>(scope: 'client' | 'site', rows: T[]): Promise<T[]> {
+    if (rows.length === 0) return rows;
+    const found = await this.tx.rows<{ id: number; custom_fields: Record<string, unknown> }>(
+      `SELECT o.id, ${customFieldsColumn(scope, 'o.id')} AS custom_fields FROM unnest($1::int[]) AS o(id)`,
+      [rows.map((r) => r.id)],
+    );
+    const byId = new Map(found.map((f) => [f.id, f.custom_fields]));
+    for (const row of rows) row.customFields = byId.get(row.id) ?? {};
+    return rows;
   }
 
   /** Whether the client exists, and which client the site belongs to (null: no such site), in one statement. */

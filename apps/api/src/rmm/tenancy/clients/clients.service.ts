@@ -26,8 +26,9 @@ export class ClientsService {
    * One page of the clients the caller may see (`clients`), with their sites, and their number. For a
    * client-limited caller another client, its sites included, does not exist: 404 below.
    */
-  listPage(page: Page, clients: ClientScope): Promise<[ClientEntity[], number]> {
-    return this.repo.listWithSites(page, clients);
+  async listPage(page: Page, clients: ClientScope): Promise<[ClientEntity[], number]> {
+    const [rows, total] = await this.repo.listWithSites(page, clients);
+    return [await this.repo.withFields('client', rows), total];
   }
 
   async exists(id: number): Promise<boolean> {
@@ -57,7 +58,8 @@ export class ClientsService {
     const clean = requireName(name, field);
     if (!inScope(clients, clientId) || !(await this.repo.findClient(clientId))) throw notFound();
     try {
-      return await this.repo.insertSite(clientId, clean);
+      const [site] = await this.repo.withFields('site', [await this.repo.insertSite(clientId, clean)]);
+      return site;
     } catch (err) {
       if (isUniqueViolation(err)) {
         throw new DomainError(ClientsErrorCode.SiteNameTaken, `client ${clientId} already has a site named "${clean}"`, [{ field, message: 'already exists' }]);
@@ -69,7 +71,7 @@ export class ClientsService {
   async get(id: number, clients: ClientScope): Promise<ClientEntity> {
     const client = inScope(clients, id) ? await this.repo.findClientWithSites(id) : null;
     if (!client) throw notFound();
-    return client;
+    return (await this.repo.withFields('client', [client]))[0];
   }
 
   /** A client and, when named, its first site: both or neither (one transaction). */
@@ -124,7 +126,8 @@ export class ClientsService {
 
   async sitesOf(clientId: number, page: Page, clients: ClientScope): Promise<[SiteEntity[], number]> {
     if (!inScope(clients, clientId) || !(await this.repo.findClient(clientId))) throw notFound();
-    return this.repo.listSites(clientId, page);
+    const [rows, total] = await this.repo.listSites(clientId, page);
+    return [await this.repo.withFields('site', rows), total];
   }
 
   async renameSite(clientId: number, siteId: number, name: string, clients: ClientScope): Promise<SiteEntity> {
@@ -138,7 +141,7 @@ export class ClientsService {
       if (isUniqueViolation(err)) throw new DomainError(ClientsErrorCode.SiteNameTaken, `client ${clientId} already has a site named "${clean}"`, [{ field, message: 'already exists' }]);
       throw err;
     }
-    return (await this.repo.findSite(siteId))!;
+    return (await this.repo.withFields('site', [(await this.repo.findSite(siteId))!]))[0];
   }
 
   async deleteSite(clientId: number, siteId: number, clients: ClientScope): Promise<void> {
