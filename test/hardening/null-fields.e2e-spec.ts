@@ -20,11 +20,14 @@ const NULLABLE = [
   'CreateDeploymentDto.install_flags',
   'CreateDeploymentDto.max_registrations',
   'CreateOperatorDto.clients',
+  'CreatePolicyDto.description',
   'CreateScriptDto.description',
   'PatchCustomFieldDto.default',
   'PatchNotificationDto.headers',
   'PatchNotificationDto.secret',
+  'PreviewPolicyDto.description',
   'UpdateOperatorDto.clients',
+  'UpdatePolicyDto.description',
   'UpdateScriptDto.description',
 ];
 
@@ -38,7 +41,7 @@ describe('null for a field of a request body', () => {
   let valid: Record<string, () => Record<string, unknown>>;
   /** The id each path parameter takes, per path. */
   const paramsOf = (path: string): Record<string, number> => ({
-    id: path.startsWith('/api/v3/custom-fields') ? ids.customField : path.startsWith('/api/v3/notifications') ? ids.notification : path.startsWith('/api/v3/operators') ? ids.operator : path.startsWith('/api/v3/clients') ? ids.client : path.startsWith('/api/v3/scripts') ? ids.script : path.startsWith('/api/v3/checks') ? ids.check : ids.task,
+    id: path.startsWith('/api/v3/custom-fields') ? ids.customField : path.startsWith('/api/v3/policies') ? ids.policy : path.startsWith('/api/v3/notifications') ? ids.notification : path.startsWith('/api/v3/operators') ? ids.operator : path.startsWith('/api/v3/clients') ? ids.client : path.startsWith('/api/v3/scripts') ? ids.script : path.startsWith('/api/v3/checks') ? ids.check : ids.task,
     siteId: ids.site,
     agentId: ids.agent,
   });
@@ -60,6 +63,8 @@ describe('null for a field of a request body', () => {
     ids.notification = (await t.http.post('/api/v3/notifications/').set(admin).send(channel()).expect(201)).body.id;
     const field = () => ({ name: `f_${++n}`, label: 'Field', scope: 'agent', type: 'text' });
     ids.customField = (await t.http.post('/api/v3/custom-fields/').set(admin).send(field()).expect(201)).body.id;
+    const policy = () => ({ name: unique('policy'), targets: { clients: [ids.client] }, checks: [], tasks: [] });
+    ids.policy = (await t.http.post('/api/v3/policies/').set(admin).send(policy()).expect(201)).body.id;
     const named = (what: string) => () => ({ name: unique(what) });
     const none = () => ({});
     valid = {
@@ -90,6 +95,12 @@ describe('null for a field of a request body', () => {
       'PUT /api/v3/agents/{agentId}/custom-fields': none,
       'PUT /api/v3/clients/{id}/custom-fields': none,
       'PUT /api/v3/clients/{id}/sites/{siteId}/custom-fields': none,
+      'PATCH /api/v3/agents/{agentId}': () => ({ tags: ['null-fields'] }),
+      'POST /api/v3/agents/tags': () => ({ agents: [String(ids.agent)], add: ['null-fields'] }),
+      'POST /api/v3/policies': policy,
+      'PATCH /api/v3/policies/{id}': none,
+      'POST /api/v3/policies/preview': policy,
+      'PUT /api/v3/agents/{agentId}/policy-overrides': none,
     };
   });
   afterAll(async () => {
