@@ -2,14 +2,14 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkKey, taskKey } from '../../apps/api/src/rmm/automation/policies/policy-merge';
-import { RmmEvents } from '../../apps/api/src/rmm/common/bus/rmm-events';
 import { ROOT, run } from '../utils/processes';
-import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
 import { until } from '../utils/wait';
 
-/** A policy's check and task on reference agents (real processes of dist/agent/rmm-agent.js), issue #31. */
+/**
+ * A policy's check and task on reference agents (real processes of dist/agent/rmm-agent.js), issue #31, made and
+ * changed only through the API as an operator would: tags in bulk, a policy with an exclusion, the effective policy.
+ */
 const AGENT_JS = join(ROOT, 'dist/agent/rmm-agent.js');
 const ADMIN = 'policy-agents-e2e-admin-key-0123456789';
 const EVERY_2S = '*/2 * * * * *';
@@ -59,28 +59,30 @@ describe('a policy on real agents: the tagged ones run its check and task, the o
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('reports results, alerts and task runs per tagged agent; removing the tag removes the check and resolves its alert', async () => {
-    const [fin1, fin2, other] = [await start('policy-fin-01'), await start('policy-fin-02'), await start('policy-other-01')];
-    for (const p of [fin1, fin2, other]) await until(`${p.hostname} online\n${p.output()}`, async () => (await t.http.get(`/api/v3/agents/${p.id}/`).set(admin)).body.status === 'online');
-    await sql(t.db.url, `UPDATE agents SET tags = '{finance}' WHERE id = ANY($1::int[])`, [[Number(fin1.id), Number(fin2.id)]]);
-    t.server.app.get(RmmEvents).emit('agents.regrouped', { agentIds: [Number(fin1.id), Number(fin2.id)] });
+  it('reports results, alerts and task runs per tagged agent, not on the untagged nor the excluded one; removing the tag removes the check and resolves its alert', async () => {
+    const [fin1, fin2, other, excluded] = [await start('policy-fin-01'), await start('policy-fin-02'), await start('policy-other-01'), await start('policy-fin-x')];
+    for (const p of [fin1, fin2, other, excluded]) await until(`${p.hostname} online\n${p.output()}`, async () => (await t.http.get(`/api/v3/agents/${p.id}/`).set(admin)).body.status === 'online');
+    const tagged = await t.http.post('/api/v3/agents/tags/').set(admin).send({ agents: [fin1.id, fin2.id, excluded.id], add: ['Finance'] });
+    expect(tagged.status).toBe(200);
+    expect(tagged.body).toEqual({ updated: 3 });
 
-    const script = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'policy-hello', shell: 'bash', body: 'echo "hello from $(hostname)"' });
+    const script = await t.http.post('/api/v3/scripts/').set(admin).send({ name: 'policy-hello', shell: 'bash', body: 'echo "hello from $(hostname) $1"' });
     expect(script.status).toBe(201);
-    const settings = { drive: '/', threshold_percent: 99 }; // fails: no test disk is 99 % free
-    const [policy] = await sql<{ id: number }>(t.db.url, `INSERT INTO policies (name, targets) VALUES ('Finance servers', '{"tags_any": ["finance"]}') RETURNING id`);
-    await sql(t.db.url, `INSERT INTO policy_checks (policy_id, position, key, check_type, name, settings, run_interval, severity) VALUES ($1, 0, $2, 'diskspace', 'Root nearly empty', $3, 5, 'error')`, [
-      policy.id,
-      checkKey('diskspace', settings),
-      JSON.stringify(settings),
-    ]);
-    await sql(t.db.url, `INSERT INTO policy_tasks (policy_id, position, key, name, script_id, schedule) VALUES ($1, 0, $2, 'Say hello', $3, $4)`, [
-      policy.id,
-      taskKey(script.body.id, [], EVERY_2S),
-      script.body.id,
-      EVERY_2S,
-    ]);
-    t.server.app.get(RmmEvents).emit('policies.changed', { policyId: policy.id });
+    const body = {
+      name: 'Finance servers',
+      targets: { tags_any: ['finance'] },
+      exclude: { agents: [excluded.id] },
+      // fails: no test disk is 99 % free
+      checks: [{ check_type: 'diskspace', name: 'Root nearly empty', settings: { drive: '/', threshold_percent: 99 }, run_interval: 5, alert_severity: 'error' }],
+      tasks: [{ name: 'Say hello', script: script.body.id, args: ['finance'], schedule: EVERY_2S }],
+    };
+    const preview = await t.http.post('/api/v3/policies/preview/').set(admin).send(body);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({ agents: 2, total_added: 2, total_removed: 0 });
+    const created = await t.http.post('/api/v3/policies/').set(admin).send(body);
+    expect(created.status).toBe(201);
+    expect(created.body.agents).toBe(2);
+    const policy = created.body as { id: number };
 
     for (const p of [fin1, fin2]) {
       const check = await until(`${p.hostname}'s policy check\n${p.output()}`, async () => (await checksOf(p.id)).find((c) => c.name === 'Root nearly empty'));
@@ -92,15 +94,22 @@ describe('a policy on real agents: the tagged ones run its check and task, the o
       expect(task).toMatchObject({ name: 'Say hello', script: script.body.id });
       const run = await until(`${p.hostname}'s task run\n${p.output()}`, async () => ((await t.http.get(`/api/v3/tasks/${task.id}/runs/`).set(admin)).body as Array<Record<string, any>>).find((r) => r.status === 'succeeded'), 20_000);
       expect(run.stdout).toContain('hello from');
+      expect(run.stdout).toContain(' finance'); // the policy task's own argument
+      const effective = (await t.http.get(`/api/v3/agents/${p.id}/effective-policy/`).set(admin).expect(200)).body;
+      expect(effective.checks).toEqual([
+        expect.objectContaining({ id: check.id, key: 'diskspace:/', source: { type: 'policy', policy: { id: policy.id, name: 'Finance servers' }, enforced: false, reason: 'tag finance' }, shadowed_by: null }),
+      ]);
     }
-    expect(await checksOf(other.id)).toEqual([]);
-    expect(await tasksOf(other.id)).toEqual([]);
-    expect((await t.http.get('/api/v3/alerts/').query({ agent: other.id }).set(admin)).body).toEqual([]);
+    for (const p of [other, excluded]) {
+      expect(await checksOf(p.id)).toEqual([]);
+      expect(await tasksOf(p.id)).toEqual([]);
+      expect((await t.http.get('/api/v3/alerts/').query({ agent: p.id }).set(admin)).body).toEqual([]);
+    }
 
     // fin2 leaves finance: the check and task leave it, its alert resolves; fin1 keeps them.
-    await sql(t.db.url, `UPDATE agents SET tags = '{}' WHERE id = $1`, [Number(fin2.id)]);
-    t.server.app.get(RmmEvents).emit('agents.regrouped', { agentIds: [Number(fin2.id)] });
-    await until('fin2 without the policy check', async () => (await checksOf(fin2.id)).length === 0);
+    const untagged = await t.http.post('/api/v3/agents/tags/').set(admin).send({ agents: [fin2.id], remove: ['finance'] });
+    expect(untagged.body).toEqual({ updated: 1 });
+    await until('fin2 without the policy check', async () => (await checksOf(fin2.id)).length === 0, 10_000);
     expect(await tasksOf(fin2.id)).toEqual([]);
     const resolved = (await t.http.get('/api/v3/alerts/').query({ agent: fin2.id, resolved: true }).set(admin)).body;
     expect(resolved).toEqual([expect.objectContaining({ alert_type: 'check_failure', resolved: true, resolved_by: 'system: policy removed' })]);

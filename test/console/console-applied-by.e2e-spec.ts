@@ -101,6 +101,8 @@ if (!CHROMIUM) {
       await row('Ping the bank').getByText('Policy Finance baseline').waitFor();
       await expect(row('Own disk').getByRole('cell', { name: 'This agent' }).count()).resolves.toBe(1);
       await expect(row('Memory floor').innerText()).resolves.toContain('Policy Security floor (enforced)');
+      // and why it applies here (the effective policy's reason)
+      await row('Ping the bank').getByText('matched by tag finance').waitFor();
       // A policy's item is not edited or deleted here; an enforced one cannot be disabled either.
       await expect(row('Ping the bank').getByRole('button', { name: /^Edit/ }).count()).resolves.toBe(0);
       await expect(row('Memory floor').getByRole('button', { name: /this agent/ }).count()).resolves.toBe(0);

@@ -118,6 +118,8 @@ describe('scripts:run for every request that makes code run on an agent', () => 
         'POST /api/v3/checks', 'PUT /api/v3/checks/{id}', 'PATCH /api/v3/checks/{id}',
         'POST /api/v3/tasks', 'PUT /api/v3/tasks/{id}', 'PATCH /api/v3/tasks/{id}',
         'PUT /api/v3/scripts/{id}', 'PATCH /api/v3/scripts/{id}',
+        // (issue #31) a policy carrying script checks or tasks; an override changing a script check's settings
+        'POST /api/v3/policies', 'PATCH /api/v3/policies/{id}', 'PUT /api/v3/agents/{agentId}/policy-overrides',
       ].sort(),
     );
     expect(doc.paths['/api/v3/agents/{agentId}/runscript'].post['x-required-scope']).toBe('scripts:run');

@@ -117,6 +117,49 @@ describe('agents in maintenance', () => {
     expect((await t.http.get(`/api/v3/agents/${agentId}/`).set(admin).expect(200)).body).toMatchObject({ maintenance: false, maintenance_until: null });
   });
 
+  it("a policy's maintenance window, through the API: its failing check opens no alert and sends no webhook; once the window is gone the next failing result opens the alert and the webhook arrives", async () => {
+    const { agentId, agent } = await connect('maint-policy-01');
+    expect((await t.http.post('/api/v3/agents/tags/').set(admin).send({ agents: [agentId], add: ['night-shift'] })).body).toEqual({ updated: 1 });
+    // A window of every minute lasting a day: in force now, whatever the time.
+    const created = await t.http
+      .post('/api/v3/policies/')
+      .set(admin)
+      .send({
+        name: 'Night shift',
+        targets: { tags_any: ['night-shift'] },
+        checks: [{ check_type: 'memory', name: 'Memory night', settings: { threshold_percent: 90 }, run_interval: 5, fails_b4_alert: 1 }],
+        tasks: [],
+        maintenance_windows: [{ schedule: '* * * * *', duration_minutes: 1440, timezone: 'Europe/Paris' }],
+      });
+    expect(created.status).toBe(201);
+    const inWindow = await until('the agent in the window', async () => {
+      const a = (await t.http.get(`/api/v3/agents/${agentId}/`).set(admin).expect(200)).body;
+      return a.maintenance === true && a.maintenance_until ? a : undefined;
+    });
+    expect(Date.parse(inWindow.maintenance_until)).toBeGreaterThan(Date.now());
+    const effective = (await t.http.get(`/api/v3/agents/${agentId}/effective-policy/`).set(admin).expect(200)).body;
+    expect(effective.maintenance).toEqual({ active: true, until: expect.any(String), source: { type: 'policy', policy: { id: created.body.id, name: 'Night shift' } } });
+    const checkId = await until('the policy check on the agent', async () => (await t.http.get(`/api/v3/checks/?agent=${agentId}`).set(admin).expect(200)).body.find((c: { name: string }) => c.name === 'Memory night')?.id as number | undefined);
+    await agent.given(checkId);
+
+    agent.send({ type: 'check.result', checkId, status: 'failing', moreInfo: 'memory at 97%' });
+    await until('the result recorded', async () => (await history(checkId)).length === 1);
+    expect(await alertsOf(agentId)).toEqual([]);
+    expect(await deliveriesOf(agentId)).toBe(0);
+    expect(hooksOf(agentId)).toEqual([]);
+
+    // The window goes (the policy keeps its check): out of maintenance; the next failing result opens the alert.
+    expect((await t.http.patch(`/api/v3/policies/${created.body.id}/`).set(admin).send({ maintenance_windows: [] })).status).toBe(200);
+    await until('out of the window', async () => (await t.http.get(`/api/v3/agents/${agentId}/`).set(admin).expect(200)).body.maintenance === false);
+    agent.send({ type: 'check.result', checkId, status: 'failing', moreInfo: 'memory at 98%' });
+    const [alert] = await until('the alert after the window', async () => {
+      const open = await alertsOf(agentId);
+      return open.length > 0 ? open : undefined;
+    });
+    expect(alert).toMatchObject({ alert_type: 'check_failure', check: checkId, resolved: false });
+    await until('the webhook of the alert', async () => hooksOf(agentId).find((h) => h.event === 'alert.created'));
+  });
+
   it('an overdue agent in maintenance opens no agent_overdue alert; out of it, it does', async () => {
     const { agentId, agent } = await connect('maint-overdue-01');
     agent.ws.terminate();

@@ -51,7 +51,7 @@ describe('/api/v3 paging of clients, sites and keys', () => {
     expect([ids(all.body), all.headers['x-total-count']]).toEqual([made, undefined]);
     const page = await t.http.get(`/api/v3/clients/${client.id}/sites/?limit=1&offset=2`).set(admin());
     expect(page.status).toBe(200);
-    expect(page.body).toEqual([{ id: made[2], name: 'S3', client: client.id }]);
+    expect(page.body).toEqual([{ id: made[2], name: 'S3', client: client.id, custom_fields: {} }]);
     expect(page.headers['x-total-count']).toBe('3');
     expect((await t.http.get('/api/v3/clients/999999/sites/?limit=1').set(admin())).status).toBe(404);
   });

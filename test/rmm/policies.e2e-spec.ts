@@ -6,6 +6,7 @@ import { CONSOLE, createOperator, signIn } from '../utils/operators';
 import { createTenant, insertAgent } from '../utils/rmm-fixtures';
 import { sql } from '../utils/sql';
 import { startTestApp, TestApp } from '../utils/test-app';
+import { until } from '../utils/wait';
 
 jest.setTimeout(60_000);
 
@@ -250,7 +251,8 @@ describe('/api/v3/policies', () => {
       const change = await t.http.post('/api/v3/policies/preview/').set(admin()).send({ id: saved.id, targets: { clients: [acme.clientId] } });
       expect(change.body).toEqual({ agents: 3, total_added: 1, total_removed: 1, added: [{ id: String(a3), hostname: 'ACME-WS-03' }], removed: [{ id: String(b1), hostname: 'BETA-MAC-01' }] });
       expect((await t.http.get(`/api/v3/policies/${saved.id}/`).set(admin())).body.targets).toEqual({ tags_any: ['finance'] });
-      expect((await t.http.post('/api/v3/policies/preview/').set(admin()).send({ id: 999999 })).status).toBe(404);
+      const unknown = await t.http.post('/api/v3/policies/preview/').set(admin()).send({ id: 999999 });
+      expect([unknown.status, unknown.body]).toEqual([400, { detail: 'validation error', errors: [{ field: 'id', message: 'no policy 999999' }] }]);
       await t.http.delete(`/api/v3/policies/${saved.id}/`).set(admin());
     });
   });
@@ -279,8 +281,10 @@ describe('/api/v3/policies', () => {
         ['diskspace:C:', expect.objectContaining({ policy: { id: soft.id, name: 'Soft disk' } }), hardSource],
         ['memory', expect.objectContaining({ policy: { id: soft.id, name: 'Soft disk' } }), null],
       ]);
-      // The engine's state row of a policy item is the item's id on this agent.
-      const [{ id: stateId }] = await sql(t.db.url, `INSERT INTO checks (agent_id, check_type, name, settings, policy_check_id) VALUES ($1, 'diskspace', 'state', '{}', $2) RETURNING id`, [a1, hard.checks[0].id]);
+      // The engine's state row of a policy item (written within moments) is the item's id on this agent.
+      const stateId = await until('the engine writes the agent\'s row of the enforced check', async () =>
+        ((await t.http.get(`/api/v3/checks/?agent=${a1}`).set(admin())).body as Array<{ id: number; source: { policy?: { id: number } } }>).find((c) => c.source.policy?.id === hard.id)?.id,
+      );
       eff = await t.http.get(`/api/v3/agents/${a1}/effective-policy/`).set(admin());
       expect(eff.body.checks[0].id).toBe(stateId);
 

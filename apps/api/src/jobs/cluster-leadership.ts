@@ -24,6 +24,8 @@ export class ClusterLeadership {
   private connecting?: Promise<Client>;
   private readonly held = new Set<string>();
   private closed = false;
+  /** The connection's statements, one after the other (jobs ticking together must not overlap on one client). */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly databaseUrl: string | undefined) {}
 
@@ -32,7 +34,9 @@ export class ClusterLeadership {
     if (this.held.has(job)) return true;
     if (this.closed) return false;
     const client = await this.connection();
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [JOBS_LOCK_SPACE, job]);
+    const asked = this.queue.then(() => client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [JOBS_LOCK_SPACE, job]));
+    this.queue = asked.catch(() => undefined);
+    const { rows } = await asked;
     if (!rows[0].ok || this.client !== client) return false;
     this.held.add(job);
     this.logger.log(`${job}: this instance leads it now`);

@@ -3105,17 +3105,32 @@ export interface components {
             maintenance_windows?: components["schemas"]["MaintenanceWindowDto"][];
             name?: string;
         };
+        PolicyRefDto: {
+            id: number;
+            name: string;
+        };
+        EffectiveSourceDto: {
+            /** @enum {string} */
+            type: "agent" | "policy";
+            policy?: components["schemas"]["PolicyRefDto"];
+            enforced?: boolean;
+            /**
+             * @description what matched: "tag finance", "client Acme", "all agents"
+             * @example tag finance
+             */
+            reason?: string;
+        };
         EffectiveCheckDto: {
             /** @description the agent's check/task row of this item (its state), when there is one */
             id: number | null;
             key: string;
-            source: components["schemas"]["ItemSourceDto"];
+            source: components["schemas"]["EffectiveSourceDto"];
             /** @description an override adjusts this item's settings on this agent */
             overridden: boolean;
             /** @description an override disables it on this agent (it keeps its key) */
             disabled: boolean;
             /** @description for an item that lost the merge: the source of the one that won its key */
-            shadowed_by: components["schemas"]["ItemSourceDto"] | null;
+            shadowed_by: components["schemas"]["EffectiveSourceDto"] | null;
             /** @enum {string} */
             check_type: "diskspace" | "ping" | "cpuload" | "memory" | "winsvc" | "script" | "eventlog";
             name: string;
@@ -3131,13 +3146,13 @@ export interface components {
             /** @description the agent's check/task row of this item (its state), when there is one */
             id: number | null;
             key: string;
-            source: components["schemas"]["ItemSourceDto"];
+            source: components["schemas"]["EffectiveSourceDto"];
             /** @description an override adjusts this item's settings on this agent */
             overridden: boolean;
             /** @description an override disables it on this agent (it keeps its key) */
             disabled: boolean;
             /** @description for an item that lost the merge: the source of the one that won its key */
-            shadowed_by: components["schemas"]["ItemSourceDto"] | null;
+            shadowed_by: components["schemas"]["EffectiveSourceDto"] | null;
             name: string;
             script: number;
             args: string[];
@@ -3145,10 +3160,6 @@ export interface components {
             timeout: number | null;
             queue_if_offline: boolean;
             skip_in_maintenance: boolean;
-        };
-        PolicyRefDto: {
-            id: number;
-            name: string;
         };
         MaintenanceSourceDto: {
             /** @enum {string} */

@@ -18,9 +18,26 @@ import { DetailRow, ShowHide } from '../components/rows';
 
 // ---- Applied by ---------------------------------------------------------------------------------------------
 
-/** Who applies an item to the agent: the agent itself, or a policy (docs/policies.md). */
-function AppliedBy({ source }: { source: ItemSource }) {
-  if (source.type !== 'policy' || !source.policy) return <span>This agent</span>;
+/** The agent's effective policy (GET /api/v3/agents/{id}/effective-policy/): why each policy item applies. */
+function useEffectivePolicy(agentId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['effective-policy', agentId],
+    queryFn: () => ok(api.GET('/api/v3/agents/{agentId}/effective-policy', { params: { path: { agentId: Number(agentId) } } })),
+    enabled,
+  });
+}
+
+/**
+ * Who applies an item to the agent: the agent itself, or a policy (docs/policies.md), with what matched ("tag
+ * finance", "client Acme") when the operator may read policies.
+ */
+function AppliedBy({ agentId, rowId, kind, source }: { agentId: string; rowId: number; kind: 'check' | 'task'; source: ItemSource }) {
+  const { can } = useSession();
+  const isPolicy = source.type === 'policy' && !!source.policy;
+  const effective = useEffectivePolicy(agentId, isPolicy && can('policies:read'));
+  if (!isPolicy || !source.policy) return <span>This agent</span>;
+  const items = effective.data ? (kind === 'check' ? effective.data.checks : effective.data.tasks) : [];
+  const reason = items.find((i) => i.id === rowId)?.source.reason;
   return (
     <span>
       Policy {source.policy.name}
@@ -28,6 +45,12 @@ function AppliedBy({ source }: { source: ItemSource }) {
         <>
           {' '}
           <small className="muted">(enforced)</small>
+        </>
+      )}
+      {reason && (
+        <>
+          <br />
+          <small className="muted">matched by {reason}</small>
         </>
       )}
     </span>
@@ -295,7 +318,7 @@ function CheckRow({ agentId, check: c, open, toggle, actions }: { agentId: strin
           </small>
         </td>
         <td>
-          <AppliedBy source={c.source} />
+          <AppliedBy agentId={agentId} rowId={c.id} kind="check" source={c.source} />
         </td>
         <td>
           <StatusBadge status={c.status} />
@@ -615,7 +638,7 @@ function TaskRow({ agentId, task: t, open, toggle, actions }: { agentId: string;
           {!t.enabled && <StatusBadge status="disabled" />}
         </td>
         <td>
-          <AppliedBy source={t.source} />
+          <AppliedBy agentId={agentId} rowId={t.id} kind="task" source={t.source} />
         </td>
         <td>
           <code>{t.schedule}</code>

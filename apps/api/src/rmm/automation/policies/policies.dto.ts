@@ -388,7 +388,8 @@ export class PolicyRefDto {
   @ApiProperty() name: string;
 }
 
-export class ItemSourceDto {
+/** Where an effective item comes from, and why it applies (`reason`, for a policy). */
+export class EffectiveSourceDto {
   @ApiProperty({ enum: ['agent', 'policy'] }) type: 'agent' | 'policy';
   @ApiPropertyOptional({ type: PolicyRefDto }) policy?: PolicyRefDto;
   @ApiPropertyOptional() enforced?: boolean;
@@ -398,10 +399,10 @@ export class ItemSourceDto {
 class EffectiveItemFieldsDto {
   @ApiProperty({ nullable: true, type: Number, description: "the agent's check/task row of this item (its state), when there is one" }) id: number | null;
   @ApiProperty() key: string;
-  @ApiProperty({ type: ItemSourceDto }) source: ItemSourceDto;
+  @ApiProperty({ type: EffectiveSourceDto }) source: EffectiveSourceDto;
   @ApiProperty({ description: "an override adjusts this item's settings on this agent" }) overridden: boolean;
   @ApiProperty({ description: 'an override disables it on this agent (it keeps its key)' }) disabled: boolean;
-  @ApiProperty({ type: ItemSourceDto, nullable: true, description: 'for an item that lost the merge: the source of the one that won its key' }) shadowed_by: ItemSourceDto | null;
+  @ApiProperty({ type: EffectiveSourceDto, nullable: true, description: 'for an item that lost the merge: the source of the one that won its key' }) shadowed_by: EffectiveSourceDto | null;
 }
 
 export class EffectiveCheckDto extends EffectiveItemFieldsDto {

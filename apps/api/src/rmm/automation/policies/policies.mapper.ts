@@ -1,6 +1,6 @@
 import type { PolicyExclusions } from '@app/entities';
 import { iso } from '../../../common/values';
-import { EffectiveCheckDto, EffectiveTaskDto, ItemSourceDto, PolicyCheckDto, PolicyDto, PolicyExclusionsOutDto, PolicyTaskDto } from './policies.dto';
+import { EffectiveCheckDto, EffectiveTaskDto, EffectiveSourceDto, PolicyCheckDto, PolicyDto, PolicyExclusionsOutDto, PolicyTaskDto } from './policies.dto';
 import { PolicyCheckRow, PolicyRow, PolicyTaskRow } from './policies.repository';
 import { CheckDef, EffectiveItem, ItemSource, TaskDef } from './policy-merge';
 
@@ -55,7 +55,7 @@ export const toPolicyDto = (p: PolicyRow, agents: number): PolicyDto => ({
 });
 
 /** A source on the wire: the merge's internal ids (own row, policy item) are not part of it. */
-export const toSourceDto = (s: ItemSource): ItemSourceDto =>
+export const toSourceDto = (s: ItemSource): EffectiveSourceDto =>
   s.type === 'agent' ? { type: 'agent' } : { type: 'policy', policy: { id: s.policy.id, name: s.policy.name }, enforced: s.enforced, reason: s.reason };
 
 /** The agent's state row of an item: its own row, or the row the engine keeps of a policy item (null until then). */

@@ -130,7 +130,9 @@ export class PoliciesService {
    */
   async preview(body: PreviewPolicyDto, caller: PolicyCaller): Promise<PolicyPreviewDto> {
     const { id, ...changes } = body;
-    const saved = id === undefined ? null : await this.visible(id, caller.clients);
+    // (an id the body names that is none of the caller's policies: a 400 naming it, as any unknown reference in a body)
+    const saved = id === undefined ? null : await this.repo.findById(id, caller.clients);
+    if (id !== undefined && !saved) throw invalid('validation error', [{ field: 'id', message: `no policy ${id}` }]);
     const r = await this.resolve(saved, { ...changes, name: changes.name ?? saved?.name ?? 'preview' }, caller);
     const agents = await this.repo.agentFacts();
     const after = agents.filter((a) => matches(r.fields, a)).map((a) => a.id);
