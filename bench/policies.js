@@ -13,13 +13,16 @@
  * - Propagation: N simulated agents connected over WebSockets (bench/sim.js); the first `wave` of them tagged
  *   `wave-<k>` beforehand; then one `POST /api/v3/policies/` targeting that tag with a check whose name is a marker.
  *   Each simulated agent notes when its check list first carries the marker: the time until all have it, the
- *   per-agent delay p50/p95/max from the POST, and the database's committed transactions and rows written into
- *   `checks` meanwhile (the statement count: set-based writes keep it flat as N grows). Baseline in the same run: one
+ *   per-agent delay p50/p95/max from the POST, the statements the server sent meanwhile (bench/count-statements.js
+ *   preloaded into it: all of them, and the writes to `checks`), the rows written into `checks` and the committed
+ *   transactions (set-based writes keep the statement count flat as N grows). Baseline in the same run: one
  *   agent's own check created with `POST /api/v3/checks/` until that agent's list carries it (p50 of 20): the floor of
  *   any change reaching an agent.
  * Benchmarks measure; nothing here asserts.
  */
 const { Client } = require('pg');
+const { readFileSync, rmSync } = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { replaceDocSection } = require('./doc-section');
 const { ServerProcess, Simulators, benchEnv, createDatabase, dropDatabase, freePort, percentile, request, round, seedAgents, sleep } = require('./agents');
@@ -38,13 +41,23 @@ async function sql(databaseUrl, text, params = []) {
   }
 }
 
-async function counters(databaseUrl) {
+/** What bench/count-statements.js (preloaded into the server) counted so far. */
+function statements(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return { total: NaN, checksWrites: NaN };
+  }
+}
+
+async function counters(databaseUrl, file) {
+  const counted = statements(file);
   const [row] = await sql(
     databaseUrl,
     `SELECT (SELECT xact_commit::bigint FROM pg_stat_database WHERE datname = current_database()) AS xact,
             (SELECT (n_tup_ins + n_tup_upd + n_tup_del)::bigint FROM pg_stat_user_tables WHERE relname = 'checks') AS rows`,
   );
-  return { xact: Number(row.xact), rows: Number(row.rows) };
+  return { xact: Number(row.xact), rows: Number(row.rows), statements: counted.total, checksWrites: counted.checksWrites };
 }
 
 const stats = (ms) => {
@@ -55,12 +68,21 @@ const stats = (ms) => {
 /** Runs the step; returns its figures. `agents`: the fleet; `waves`: the sizes of the propagation waves (each ≤ agents). */
 async function runPoliciesBench({ baseUrl, agents = 5_000, policies = 200, waves = [Math.min(5_000, agents)], log = () => undefined }) {
   const databaseUrl = await createDatabase(baseUrl, DB_NAME);
-  const env = benchEnv(databaseUrl, await freePort());
+  // Every statement the server sends is counted (bench/count-statements.js, preloaded into it).
+  const statementsFile = path.join(os.tmpdir(), `rmm-bench-policies-statements-${process.pid}.json`);
+  const env = { ...benchEnv(databaseUrl, await freePort()), BENCH_STATEMENTS_FILE: statementsFile };
   const server = new ServerProcess(env, path.join(ROOT, 'bench', 'results', 'policies-server.log'));
+  const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS;
   const key = { 'X-API-KEY': env.RMM_ADMIN_API_KEY };
   let sims;
   try {
-    await server.start();
+    process.env.BENCH_SERVER_NODE_OPTIONS = [nodeOptions, `--require=${path.join(__dirname, 'count-statements.js')}`].filter(Boolean).join(' ');
+    try {
+      await server.start();
+    } finally {
+      if (nodeOptions === undefined) delete process.env.BENCH_SERVER_NODE_OPTIONS;
+      else process.env.BENCH_SERVER_NODE_OPTIONS = nodeOptions;
+    }
     const api = (method, p, body) => request(method, `${server.url}/api/v3${p}`, { headers: key, body });
     const seeded = await seedAgents(databaseUrl, agents);
     await sql(databaseUrl, `UPDATE agents SET tags = ARRAY['grp-' || (id % ${GROUPS})]`);
@@ -131,13 +153,14 @@ async function runPoliciesBench({ baseUrl, agents = 5_000, policies = 200, waves
       const marker = `bench-wave-${k}-${Date.now()}`;
       sims.watch(marker);
       await sleep(500);
-      const before = await counters(databaseUrl);
+      const before = await counters(databaseUrl, statementsFile);
       const t0 = Date.now();
       const r = await api('POST', '/policies/', {
         name: marker,
         priority: 1,
         targets: { tags_any: [tag] },
-        checks: [{ check_type: 'diskspace', name: marker, settings: { drive: '/', threshold_percent: 5 } }],
+        // (a drive of its own: a key no earlier wave's policy holds, so the merge gives it to every agent of the wave)
+        checks: [{ check_type: 'diskspace', name: marker, settings: { drive: `/wave-${k}`, threshold_percent: 5 } }],
         tasks: [],
       });
       if (r.status !== 201) throw new Error(`POST /policies/ answered ${r.status}: ${JSON.stringify(r.body)}`);
@@ -148,7 +171,8 @@ async function runPoliciesBench({ baseUrl, agents = 5_000, policies = 200, waves
         times = await sims.watched();
         if (times.length >= size) break;
       }
-      const after = await counters(databaseUrl);
+      await sleep(600); // (the counter file is written twice a second)
+      const after = await counters(databaseUrl, statementsFile);
       const delays = times.map((t) => t - t0);
       const wave = {
         agents: size,
@@ -156,22 +180,36 @@ async function runPoliciesBench({ baseUrl, agents = 5_000, policies = 200, waves
         allMs: times.length >= size ? Math.max(...delays) : null,
         delay: stats(delays),
         transactions: after.xact - before.xact,
+        statements: after.statements - before.statements,
+        checkWriteStatements: after.checksWrites - before.checksWrites,
         checkRowsWritten: after.rows - before.rows,
         ratioP50ToSingle: round(stats(delays).p50 / baseline.p50),
       };
       propagation.push(wave);
       log(`policies: wave of ${size}: ${wave.reached} reached, all in ${wave.allMs} ms, p95 ${wave.delay.p95} ms, ${wave.transactions} transactions`);
     }
-    return { agents, policies, createMs, effectivePolicy, baseline, propagation };
+    const cpus = os.cpus();
+    return {
+      measured: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus.length} × ${cpus[0]?.model ?? 'CPU'}, load average ${os.loadavg()[0].toFixed(2)}`,
+      agents,
+      policies,
+      createMs,
+      effectivePolicy,
+      baseline,
+      propagation,
+    };
   } finally {
     await sims?.stop();
     await server.stop(15_000);
     await dropDatabase(baseUrl, DB_NAME).catch(() => undefined);
+    rmSync(statementsFile, { force: true });
   }
 }
 
 function policiesMarkdown(r) {
   const lines = [
+    `Measured ${r.measured} (\`DATABASE_URL=… node bench/policies.js --agents ${r.agents} --waves ${r.propagation.map((w) => w.agents).join(',')}\`).`,
+    '',
     `Fleet of ${r.agents.toLocaleString('en')} agents, ${r.policies} policies (each agent matches two); created through the API in ${r.createMs} ms.`,
     '',
     '| Measure | Value | Baseline (same run) | Ratio |',
@@ -181,10 +219,10 @@ function policiesMarkdown(r) {
   for (const w of r.propagation) {
     lines.push(
       `| policy change to ${w.agents.toLocaleString('en')} connected agents: all reached / per-agent p50, p95 | ${w.allMs ?? `only ${w.reached}`} ms / ${w.delay.p50}, ${w.delay.p95} ms | one agent's own check: p50 ${r.baseline.p50} ms | ${w.ratioP50ToSingle}× (p50) |`,
-      `| … committed transactions / check rows written meanwhile | ${w.transactions} / ${w.checkRowsWritten} | | |`,
+      `| … meanwhile: statements the server sent (all, incl. heartbeats) / writes to checks / check rows written / transactions | ${w.statements} / ${w.checkWriteStatements} / ${w.checkRowsWritten} / ${w.transactions} | | |`,
     );
   }
-  return lines.join('\n');
+  return `${lines.join('\n')}\n`;
 }
 
 function updatePoliciesDoc(r) {
