@@ -93,14 +93,16 @@ describe('notification delivery across processes', () => {
   it('two instances on one database deliver each of 300 notifications exactly once', async () => {
     let inFlight = 0;
     let most = 0;
-    // A slow receiver (30 ms an answer), so that both instances have deliveries under way at the same time.
+    // A slow receiver (100 ms an answer): one instance alone would need ~4 s for the 300, several of the other's
+    // 1 s polls, so both instances have deliveries under way at the same time (at 30 ms one instance could finish
+    // them all between two polls of the other, and did once in CI).
     const r = await startReceiver((_req, res) => {
       inFlight++;
       most = Math.max(most, inFlight);
       setTimeout(() => {
         inFlight--;
         res.writeHead(204).end();
-      }, 30);
+      }, 100);
     });
     receivers.push(r);
     // One channel: its own limit (issue 30, point 3) above one instance's, below both together.
