@@ -23,6 +23,7 @@ import { AgentFloods1764900300000 } from './1764900300000-agent-floods';
 import { Policies1765000000000 } from './1765000000000-policies';
 import { AuditChanges1765000000900 } from './1765000000900-audit-changes';
 import { CustomFields1765000100000 } from './1765000100000-custom-fields';
+import { Sessions1765100000000 } from './1765100000000-sessions';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -50,4 +51,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   Policies1765000000000,
   AuditChanges1765000000900,
   CustomFields1765000100000,
+  Sessions1765100000000,
 ];

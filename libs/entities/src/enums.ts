@@ -53,6 +53,9 @@ export const API_KEY_SCOPES = [
   'notifications:write',
   'policies:read',
   'policies:write',
+  'terminal',
+  'files:read',
+  'files:write',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 

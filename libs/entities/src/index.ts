@@ -28,12 +28,16 @@ import { AgentUpdateHaltEntity } from './agent-update-halt.entity';
 import { CustomFieldEntity, CustomFieldValueEntity } from './custom-field.entity';
 import { PolicyCheckEntity, PolicyEntity, PolicyOverrideEntity, PolicyTaskEntity } from './policy.entity';
 import { TaskRunEntity } from './task-run.entity';
+import { TerminalSessionEntity } from './terminal-session.entity';
+import { FileUploadEntity } from './file-upload.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
 
 export * from './enums';
 export * from './notification-events';
 export {
+  TerminalSessionEntity,
+  FileUploadEntity,
   AgentEntity,
   AgentUpdateEntity,
   AgentUpdateHaltEntity,
@@ -73,6 +77,10 @@ export {
 export type { AgentDisk } from './agent.entity';
 export { CUSTOM_FIELD_SCOPES, CUSTOM_FIELD_TYPES } from './custom-field.entity';
 export type { CustomFieldScope, CustomFieldType, CustomFieldValue } from './custom-field.entity';
+export { TERMINAL_END_REASONS } from './terminal-session.entity';
+export type { TerminalEndReason } from './terminal-session.entity';
+export { FILE_UPLOAD_STATUSES } from './file-upload.entity';
+export type { FileUploadStatus } from './file-upload.entity';
 export type { MaintenanceWindow, PolicyExclusions, PolicyTargets } from './policy.entity';
 export { SCRIPT_OUTPUT_MODES, SCRIPT_RUN_STATUSES } from './script-run.entity';
 export type { ScriptOutputMode, ScriptRunStatus } from './script-run.entity';
@@ -119,4 +127,6 @@ export const ALL_ENTITIES = [
   PolicyOverrideEntity,
   CustomFieldEntity,
   CustomFieldValueEntity,
+  TerminalSessionEntity,
+  FileUploadEntity,
 ];

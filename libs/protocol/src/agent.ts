@@ -9,3 +9,4 @@ export * from './frames';
 export * from './generated/agent-validators';
 export * from './log-budget';
 export type * from './messages';
+export * from './sessions';

@@ -10,3 +10,4 @@ export * from './generated/agent-validators';
 export * from './log-budget';
 export * from './messages';
 export * from './validation';
+export * from './sessions';

@@ -62,7 +62,8 @@ export function keyPrincipal(key: ApiKeyEntity): Principal {
 export const ROLE_SCOPES: Record<OperatorRole, readonly ApiKeyScope[]> = {
   admin: ['admin'],
   technician: API_KEY_SCOPES.filter((s) => s !== 'admin'),
-  viewer: API_KEY_SCOPES.filter((s) => s.endsWith(':read')),
+  // (files:read is hands on a machine, not a view of the fleet: a viewer has none of terminal, files:read, files:write)
+  viewer: API_KEY_SCOPES.filter((s) => s.endsWith(':read') && s !== 'files:read'),
 };
 
 /** True when the caller may see things of this client (an agent without a client: only callers without a list). */
