@@ -45,6 +45,8 @@ export interface AgentConnection {
   send(message: { type: string; id: string } & Record<string, unknown>): void;
   /** Closes the connection with this code and reason (a policy of a feature: docs/agent-protocol.md). */
   close?(code: number, reason: string): void;
+  /** Writes one binary frame (a session's bytes: sessions.ts); false when it cannot (closing, or not reading). */
+  sendBinary?(bytes: Uint8Array): boolean;
 }
 
 /** What became of an agent's `result` message (AgentChannel.deliver). */
@@ -114,6 +116,12 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
     }
     for (const tap of this.taps.get(message.type) ?? []) tap(agentId, message);
     return true;
+  }
+
+  /** A session's binary frame to an agent held here (AgentSessions); false when it did not go. */
+  sendBinary(agentId: number, bytes: Uint8Array): boolean {
+    const connection = this.connections.get(agentId);
+    return connection?.sendBinary?.(bytes) ?? false;
   }
 
   private readonly taps = new Map<string, Set<(agentId: number, message: Record<string, unknown>) => void>>();
