@@ -68,9 +68,9 @@ describe('the agent reads the server: each message checked against its schema, t
       [null, 'binary frames are not part of the protocol: send JSON text'],
       ['{', 'not JSON: every message is one JSON object'],
       ['[1]', 'every message is one JSON object {type, …}'],
-      ['{"type":{"toString":1}}', 'unknown message type: rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall (docs/agent-protocol.md)'],
-      ['{"type":"__proto__"}', 'unknown message type "__proto__": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall (docs/agent-protocol.md)'],
-      [JSON.stringify({ type: 'shell.open', id: 's1', secret }), 'unknown message type "shell.open": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall (docs/agent-protocol.md)'],
+      ['{"type":{"toString":1}}', 'unknown message type: rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall, files.list, files.upload.begin, files.upload.finish, files.upload.abort, session.open, session.ack, session.control, session.close (docs/agent-protocol.md)'],
+      ['{"type":"__proto__"}', 'unknown message type "__proto__": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall, files.list, files.upload.begin, files.upload.finish, files.upload.abort, session.open, session.ack, session.control, session.close (docs/agent-protocol.md)'],
+      [JSON.stringify({ type: 'shell.open', id: 's1', secret }), 'unknown message type "shell.open": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall, files.list, files.upload.begin, files.upload.finish, files.upload.abort, session.open, session.ack, session.control, session.close (docs/agent-protocol.md)'],
       [JSON.stringify({ ...valid['script.run'], body: secret, timeoutSeconds: '5' }), 'invalid script.run: /timeoutSeconds must be integer'],
       [JSON.stringify({ ...valid['script.run'], body: secret, args: [secret, 3] }), 'invalid script.run: /args/1 must be string'],
       [JSON.stringify({ ...valid['script.run'], id: undefined }), 'invalid script.run: /id is required'],
@@ -92,7 +92,7 @@ describe('the agent reads the server: each message checked against its schema, t
     const { registry, conn } = setup();
     registry.receive(JSON.stringify({ type: `a\nb${'x'.repeat(2_000)}` }), conn);
     const [{ message }] = conn.sent as Array<{ message: string }>;
-    expect(message).toBe(`unknown message type "a\\nb${'x'.repeat(61)}": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall (docs/agent-protocol.md)`);
+    expect(message).toBe(`unknown message type "a\\nb${'x'.repeat(61)}": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall, files.list, files.upload.begin, files.upload.finish, files.upload.abort, session.open, session.ack, session.control, session.close (docs/agent-protocol.md)`);
     expect(message.length).toBeLessThanOrEqual(1_000);
   });
 
