@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { decodeSessionFrame, encodeSessionFrame, SessionKind } from '@app/protocol';
+import { Job, Jobs } from '../../../common/jobs/jobs';
 import { RedisConnections } from '../../../common/redis/redis-connections';
 import { busUnavailable, RedisPubSub } from '../../../common/redis/redis-pubsub';
 import { LocalAgentChannel, notConnected } from './agent-channel';
@@ -8,6 +9,9 @@ import { AgentSession, SessionEnd, SessionEndpoint, SessionLink } from './sessio
 
 export type { AgentSession, SessionEnd } from './session-endpoint';
 export { SessionEndedError } from './session-endpoint';
+
+/** How often an instance checks that the instances holding its sessions' agents still hold them (one dies: its sessions end). */
+const OWNER_CHECK_SECONDS = 10;
 
 /** Sessions remembered after they ended, so that frames still in flight are dropped quietly rather than refused. */
 const RECENTLY_ENDED_MAX = 4_096;
@@ -49,19 +53,41 @@ export class AgentSessions implements OnModuleInit, OnApplicationShutdown {
   private readonly remote = new Map<string, { endpoint: SessionEndpoint; owner: string }>();
   private readonly recentlyEnded = new Set<string>();
   private unwatch?: () => void;
+  private readonly ownerCheck?: Job;
 
   constructor(
     private readonly local: LocalAgentChannel,
     private readonly redis: RedisConnections,
     private readonly bus: RedisPubSub,
-  ) {}
+    // (the module gives it; a unit test without Redis needs none)
+    jobs?: Jobs,
+  ) {
+    if (redis.enabled) this.ownerCheck = jobs?.every('agent-sessions.owner-check', { seconds: OWNER_CHECK_SECONDS, mode: 'every-instance' }, () => this.checkOwners());
+  }
+
+  /**
+   * Sessions relayed through another instance end as `agent_offline` when that instance no longer holds their agent
+   * (it died, or the agent moved): nothing else would tell this one.
+   */
+  async checkOwners(): Promise<number> {
+    let ended = 0;
+    for (const [id, { endpoint, owner }] of [...this.remote]) {
+      const now = await this.bus.commands().get(this.bus.key(`agent-owner:${endpoint.agentId}`));
+      if (now !== owner && this.remote.has(id)) {
+        endpoint.receiveClose({ reason: 'agent_offline', error: true });
+        ended++;
+      }
+    }
+    return ended;
+  }
 
   async onModuleInit(): Promise<void> {
     this.unwatch = this.local.watch({ attached: () => undefined, detached: (agentId) => this.agentGone(agentId) });
     if (this.redis.enabled) await this.bus.subscribe(this.inboxOf(this.bus.instanceId), (text) => this.receiveRelay(text));
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
+    await this.ownerCheck?.stop();
     this.unwatch?.();
     for (const [id, route] of [...this.routes]) this.endRoute(id, route, { reason: 'closed', error: true });
     for (const { endpoint } of [...this.remote.values()]) endpoint.close('closed');

@@ -11,6 +11,9 @@ export interface SessionEnd {
   received?: number;
 }
 
+/** How long the agent has to answer session.open (an agent that does not know sessions answers with `error` only). */
+export const OPEN_TIMEOUT_MS = 30_000;
+
 /** The session ended before the agent opened it, or before a write went: why (SessionEnd). */
 export class SessionEndedError extends Error {
   constructor(readonly end: SessionEnd) {
@@ -102,7 +105,15 @@ export class SessionEndpoint implements AgentSession {
     });
     this.opened.catch(() => undefined); // (a feature that never awaits it must not see an unhandled rejection)
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
+    this.openTimer = setTimeout(() => {
+      if (this.end || this.agentEnd) return;
+      this.link.close({ reason: 'closed' });
+      this.finish({ reason: `the agent did not open the session within ${OPEN_TIMEOUT_MS / 1000} s (an agent older than sessions?)`, error: true });
+    }, OPEN_TIMEOUT_MS);
+    this.openTimer.unref();
   }
+
+  private readonly openTimer: NodeJS.Timeout;
 
   get isEnded(): boolean {
     return this.end !== undefined;
@@ -175,6 +186,7 @@ export class SessionEndpoint implements AgentSession {
   }
 
   receiveOpened(info: Record<string, unknown>): void {
+    clearTimeout(this.openTimer);
     this.resolveOpened(info);
   }
 
@@ -215,6 +227,7 @@ export class SessionEndpoint implements AgentSession {
   finish(end: SessionEnd): void {
     if (this.end) return;
     this.end = end;
+    clearTimeout(this.openTimer);
     this.queue.length = 0;
     this.rejectOpened(new SessionEndedError(end));
     this.sending.release();
