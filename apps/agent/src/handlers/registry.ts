@@ -52,7 +52,7 @@ export class HandlerRegistry {
     }
     if (why !== undefined) {
       const message = errorText(why);
-      this.refusals.line(`refused a frame of the server: ${message}`);
+      this.refusals.line(`refused a message of the server: ${message}`);
       connection.send({ type: 'error', message });
     }
   }
