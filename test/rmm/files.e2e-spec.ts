@@ -76,6 +76,7 @@ describe('files on an agent (the real single-file agent)', () => {
   }, 300_000);
 
   afterAll(async () => {
+    if (process.env.FILES_DEBUG) console.log(`AGENT LOG\n${agentLog}\nSERVER LOG\n${t?.logs.filter((l) => !l.includes('"level":30')).join('\n')}`);
     if (agent && agent.exitCode === null) {
       const closed = new Promise((r) => agent!.once('close', r));
       agent.kill('SIGKILL');

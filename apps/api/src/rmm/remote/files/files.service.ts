@@ -9,6 +9,7 @@ import { AuditService } from '../../access/audit/audit.service';
 import { ChangeActor } from '../../access/audit/audit-change';
 import { clientFilter, Principal, principalKey } from '../../common/principal';
 import { AgentChannel } from '../../fleet/agent-channel/agent-channel';
+import { AgentsErrorCode } from '../../fleet/agent-channel/agent-channel.errors';
 import { AgentSession, AgentSessions, SessionEndedError } from '../../fleet/agent-channel/agent-sessions';
 import { AgentsService } from '../../fleet/agents/agents.service';
 import { filesError } from './agent-refusals';
@@ -21,6 +22,8 @@ import { agentOffline, FilesErrorCode, UploadOffsetError } from './files.errors'
 const COMMAND_TIMEOUT_MS = 30_000;
 /** files.upload.finish hashes the whole file (4 GiB at a few hundred MB/s): its answer may take this long. */
 const FINISH_TIMEOUT_MS = 180_000;
+/** A download's file.read answers (after hashing the whole file) within this. */
+const OPEN_TIMEOUT_MS = 180_000;
 /** An upload not finished within this expires (its temporary file removed on the agent). */
 export const UPLOAD_TTL_MS = 24 * 3600_000;
 /** How often expired uploads are looked for (once across the cluster). */
@@ -222,8 +225,20 @@ export class FilesService {
 
   private async openRead(agentId: number, path: string, read: { offset: number; length?: number }): Promise<{ session: AgentSession; info: ReadInfo }> {
     const session = await this.sessions.open(agentId, 'file.read', { path, ...read });
-    const info = (await session.opened) as unknown as ReadInfo;
-    return { session, info };
+    // The agent hashes the whole file before it answers: a few seconds a GiB; past the bound, 504.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        session.close('closed');
+        reject(new DomainError(AgentsErrorCode.NoAnswer, `agent did not answer within ${OPEN_TIMEOUT_MS / 1000} s`));
+      }, OPEN_TIMEOUT_MS);
+    });
+    try {
+      const info = (await Promise.race([session.opened, late])) as unknown as ReadInfo;
+      return { session, info };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -277,10 +292,11 @@ export class FilesService {
 
   /** The request's bytes to the agent's temporary file from `offset`; what the agent then has (its `received`). */
   private async writeChunk(upload: FileUploadEntity, offset: number, body: Readable): Promise<number> {
+    // (file.write sends no session.opened: a refusal is its session's failed end, which the first write, or
+    // endWrites, meets.)
     let session: AgentSession;
     try {
       session = await this.sessions.open(upload.agentId, 'file.write', { upload: upload.id, path: upload.path, offset });
-      await session.opened;
     } catch (err) {
       throw filesError(err);
     }
