@@ -5,6 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditService } from '../../apps/api/src/rmm/access/audit/audit.service';
+import { AgentSessions } from '../../apps/api/src/rmm/fleet/agent-channel/agent-sessions';
 import { FilesService } from '../../apps/api/src/rmm/remote/files/files.service';
 import { linuxAmd64BinDir, manifestEntry } from '../utils/agent-binaries';
 import { createOperator, signIn } from '../utils/operators';
@@ -140,6 +141,23 @@ describe('files on an agent (the real single-file agent)', () => {
     expect(rows).toEqual([
       { actor_kind: 'api_key', method: 'GET', target: `/api/v3/agents/${agentId}/files/content`, outcome: 'ok', changes: { before: null, after: { path, size: bytes.length, sha256: sha256(bytes) } } },
     ]);
+  });
+
+  it('ends the agent\'s session when the client hangs up mid-download (audited with the bytes it got)', async () => {
+    const path = join(dir, 'long.bin');
+    writeFileSync(path, randomBytes(48 * MiB));
+    const sessions = t.server.app.get(AgentSessions);
+    const abort = new AbortController();
+    const res = await fetch(`${t.url}${files('content')}?path=${encodeURIComponent(path)}`, { headers: admin, signal: abort.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read();
+    expect(sessions.size).toBe(1);
+    abort.abort();
+    await until('the session closed', async () => sessions.size === 0);
+    await t.server.app.get(AuditService).flush();
+    const [row] = await sql(t.db.url, `SELECT outcome FROM audit_log WHERE action = 'file.download' AND changes->'after'->>'path' = $1`, [path]);
+    expect(row.outcome).toMatch(/^closed after \d+ of 50331648 bytes$/);
   });
 
   it('answers one Range with 206 and Content-Range (a-b, a-, -n), and a range past the end with 416', async () => {
@@ -327,7 +345,7 @@ if (!redisUrl) {
       if (work) rmSync(work, { recursive: true, force: true });
     });
 
-    it('streams a file of the agent held by B through A: bytes and header match the file', async () => {
+    it('streams a file of the agent held by B through A (bytes and header match the file), and an upload through A', async () => {
       const prefix = join(work, 'agent');
       const env = { ...process.env, RMM_AGENT_HOSTNAME: 'files-instances-01' };
       const { rmmDefaultClientId: client, rmmDefaultSiteId: site } = b.server.runtime;
@@ -348,6 +366,15 @@ if (!redisUrl) {
       const listed = await a.http.get(`/api/v3/agents/${agentId}/files/`).query({ path: work }).set(admin);
       expect(listed.status).toBe(200);
       expect(listed.body.entries.map((e: { name: string }) => e.name)).toContain('across.bin');
+      // An upload through A too: its chunks relayed to B's agent.
+      const up = randomBytes(MiB + 3);
+      const target = join(work, 'uploaded-across.bin');
+      const begun = await a.http.post(`/api/v3/agents/${agentId}/files/uploads/`).set(admin).send({ path: target, size: up.length, sha256: sha256(up) });
+      expect(begun.status).toBe(201);
+      const put = (offset: number) => a.http.put(`/api/v3/agents/${agentId}/files/uploads/${begun.body.upload_id}`).query({ offset }).set(admin).set('Content-Type', 'application/octet-stream').send(up.subarray(offset, offset + MiB));
+      expect((await put(0)).body).toEqual({ received: MiB, status: 'open' });
+      expect((await put(MiB)).body).toEqual({ received: up.length, status: 'done', sha256: sha256(up) });
+      expect(sha256(readFileSync(target))).toBe(sha256(up));
     }, 60_000);
   });
 }
