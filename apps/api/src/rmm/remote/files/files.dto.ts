@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { FILE_UPLOAD_STATUSES, FileUploadEntity, FileUploadStatus } from '@app/entities';
+import { IsOptionalNotNull } from '../../common/optional-not-null';
 
 /** The longest path the agent is asked about (the protocol's limit). */
 export const PATH_MAX = 4096;
@@ -73,7 +74,7 @@ export class StartUploadDto {
   sha256: string;
 
   @ApiPropertyOptional({ default: false, description: 'Replace a file already there (else 409 file exists)' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean()
   overwrite?: boolean;
 }
