@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,10 +57,13 @@ describe('files on an agent (the real single-file agent)', () => {
   const files = (path = ''): string => `/api/v3/agents/${agentId}/files/${path}`;
 
   beforeAll(async () => {
-    const binDir = linuxAmd64BinDir();
-    const bin = join(binDir, manifestEntry(binDir, 'linux-amd64').file);
-    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_RATE_LIMIT_PER_MINUTE: '100000' });
     work = mkdtempSync(join(tmpdir(), 'rmm-files-e2e-'));
+    // A copy of our own: the shared build folder is replaced when another checkout's tests build other sources.
+    const binDir = linuxAmd64BinDir();
+    const bin = join(work, 'rmm-agent');
+    copyFileSync(join(binDir, manifestEntry(binDir, 'linux-amd64').file), bin);
+    chmodSync(bin, 0o755);
+    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_RATE_LIMIT_PER_MINUTE: '100000' });
     dir = join(work, 'data');
     mkdirSync(dir);
     const prefix = join(work, 'agent');
@@ -77,7 +80,6 @@ describe('files on an agent (the real single-file agent)', () => {
   }, 300_000);
 
   afterAll(async () => {
-    if (process.env.FILES_DEBUG) console.log(`AGENT LOG\n${agentLog}\nSERVER LOG\n${t?.logs.filter((l) => !l.includes('"level":30')).join('\n')}`);
     if (agent && agent.exitCode === null) {
       const closed = new Promise((r) => agent!.once('close', r));
       agent.kill('SIGKILL');
@@ -254,6 +256,33 @@ describe('files on an agent (the real single-file agent)', () => {
     expect(exists.status).toBe(409);
     expect(exists.body).toEqual({ detail: 'file exists' });
     expect((await t.http.get(files(`uploads/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`)).set(admin)).status).toBe(404);
+  });
+
+  it('refuses a second PUT of an upload while one is under way (409), and the first goes on', async () => {
+    const bytes = randomBytes(MiB);
+    const path = join(dir, 'busy.bin');
+    const begun = await t.http.post(files('uploads/')).set(admin).send({ path, size: bytes.length, sha256: sha256(bytes) });
+    const id = begun.body.upload_id as string;
+    const temp = join(dir, `.busy.bin.rmm-upload-${id}`);
+    const first = httpRequest(`${t.url}${files(`uploads/${id}`)}?offset=0`, { method: 'PUT', headers: { ...admin, 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) } });
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      first.on('response', (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      first.on('error', reject);
+    });
+    first.write(bytes.subarray(0, MiB / 2));
+    // Under way once its first bytes reached the agent's temporary file.
+    await until('the first PUT under way', async () => existsSync(temp) && readFileSync(temp).length > 0);
+    const second = await t.http.put(files(`uploads/${id}`)).query({ offset: 0 }).set(admin).set('Content-Type', 'application/octet-stream').send(bytes);
+    expect(second.status).toBe(409);
+    expect(second.body).toEqual({ detail: 'another PUT of this upload is under way' });
+    first.end(bytes.subarray(MiB / 2));
+    const done = await answered;
+    expect([done.status, JSON.parse(done.body)]).toEqual([200, { received: MiB, status: 'done', sha256: sha256(bytes) }]);
+    expect(sha256(readFileSync(path))).toBe(sha256(bytes));
   });
 
   it('a mismatched upload is 422 and leaves nothing: neither the target nor a temporary file', async () => {
