@@ -40,6 +40,23 @@ describe('session windows', () => {
     expect(w.pending).toBe(SESSION_WINDOW - 3 * SESSION_FRAME_MAX);
   });
 
+  it('hold a frame that would take the sender past the window, so frames of any size never overshoot the receiver', async () => {
+    const send = new SendWindow();
+    const receive = new ReceiveWindow();
+    const first = send.sent(SESSION_WINDOW - 100);
+    expect(receive.accept(first, SESSION_WINDOW - 100)).toBeNull();
+    expect(send.open(100)).toBe(true);
+    expect(send.open(101)).toBe(false);
+    let went = false;
+    const waiting = send.room(SESSION_FRAME_MAX).then(() => (went = true));
+    await Promise.resolve();
+    expect(went).toBe(false);
+    receive.consumed(SESSION_WINDOW - 100);
+    send.acked(first);
+    await waiting;
+    expect(receive.accept(send.sent(SESSION_FRAME_MAX), SESSION_FRAME_MAX)).toBeNull();
+  });
+
   it('make the receiver refuse frames out of order or past the window', () => {
     const r = new ReceiveWindow();
     expect(r.accept(1, 10)).toBe('frame 1 out of order (expected 0)');

@@ -29,9 +29,9 @@ class AgentSideSession {
     write: async (bytes) => {
       for (let offset = 0; offset < bytes.length; offset += SESSION_FRAME_MAX) {
         if (this.ended) throw new Error('session ended');
-        await this.sending.room();
-        if (this.ended) throw new Error('session ended');
         const part = bytes.subarray(offset, Math.min(bytes.length, offset + SESSION_FRAME_MAX));
+        await this.sending.room(part.length);
+        if (this.ended) throw new Error('session ended');
         const seq = this.sending.sent(part.length);
         if (!this.connection.sendBinary(encodeSessionFrame(this.id, seq, part))) {
           this.ended = true;

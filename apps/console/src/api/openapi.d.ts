@@ -1569,6 +1569,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/agents/{agentId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A directory on the agent: 1,000 entries a page (next_cursor gives the next). The agent's refusals keep its words: 404 no such file or directory, 403 permission denied, 400 not a directory. Scope: files:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope files:read or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["agentsFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/{agentId}/files/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file's bytes, streamed from the agent: Content-Length, X-Checksum-Sha256 (the agent's, of the whole file), Accept-Ranges: bytes. One Range (bytes=a-b, a-, -n) gives 206 with Content-Range; a range past the end 416 with Content-Range: bytes *\/size. Audited (file.download). Scope: files:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope files:read or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["agentsFileContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/{agentId}/files/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a resumable upload of one file (at most 4 GiB): the agent checks the target (its directory exists; not a directory; absent unless overwrite) and keeps the bytes in a temporary file beside it. Send chunks with PUT …/uploads/{upload_id}?offset=N. Open for 24 hours. Scope: files:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope files:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        post: operations["agentsStartUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/{agentId}/files/uploads/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload as it stands: received is the next PUT's offset. Scope: files:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope files:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["agentsUpload"];
+        /**
+         * One chunk of an upload (at most chunk_size bytes, Content-Type: application/octet-stream) at offset = the upload's received. What reaches the agent is kept even if the request is cut (GET the upload for received, and go on from there). The last chunk makes the agent check the SHA-256 and put the file in place (status done), or remove it (422). Scope: files:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope files:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        put: operations["agentsUploadChunk"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1800,7 +1884,7 @@ export interface components {
             name: string;
             /** @description The first characters of the secret, to recognise it */
             prefix: string;
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write" | "terminal" | "files:read" | "files:write")[];
             /** @description The only clients the key may see and act in; null: every client */
             clients: number[] | null;
             /** Format: date-time */
@@ -1824,7 +1908,7 @@ export interface components {
              *       "deployments:write"
              *     ]
              */
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write" | "terminal" | "files:read" | "files:write")[];
             /**
              * Format: date-time
              * @description When the key stops working (future). Or use expires_in. Left out or null: the key does not expire
@@ -1849,7 +1933,7 @@ export interface components {
             name: string;
             /** @description The first characters of the secret, to recognise it */
             prefix: string;
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write" | "terminal" | "files:read" | "files:write")[];
             /** @description The only clients the key may see and act in; null: every client */
             clients: number[] | null;
             /** Format: date-time */
@@ -1885,7 +1969,7 @@ export interface components {
             /** @description The clients this operator may see; null = every client */
             clients: number[] | null;
             /** @description The role's scopes (admin = every scope) */
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write" | "terminal" | "files:read" | "files:write")[];
         };
         SessionDto: {
             operator: components["schemas"]["SessionOperatorDto"];
@@ -3471,6 +3555,76 @@ export interface components {
             status_code: number | null;
             error: string | null;
             delivery: components["schemas"]["DeliveryDto"];
+        };
+        FileEntryDto: {
+            name: string;
+            /** @enum {string} */
+            type: "file" | "dir" | "link" | "other";
+            /** @description Bytes (a link: the link itself) */
+            size: number;
+            /**
+             * @description Permission bits, octal
+             * @example 0644
+             */
+            mode: string;
+            /** Format: date-time */
+            mtime: string;
+        };
+        FileListDto: {
+            /** @description The directory as the agent resolved it */
+            path: string;
+            /** @description At most 1,000 entries, by name */
+            entries: components["schemas"]["FileEntryDto"][];
+            /** @description Give it as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        StartUploadDto: {
+            /**
+             * @description Where the file goes, an absolute path on the agent (its directory must exist)
+             * @example /opt/tools/setup.sh
+             */
+            path: string;
+            /** @description The whole file, in bytes (at most 4 GiB) */
+            size: number;
+            /** @description The whole file's SHA-256, hexadecimal: the agent checks it before the file is put in place */
+            sha256: string;
+            /**
+             * @description Replace a file already there (else 409 file exists)
+             * @default false
+             */
+            overwrite?: boolean;
+        };
+        UploadStartedDto: {
+            /** Format: uuid */
+            upload_id: string;
+            /**
+             * @description The most bytes one PUT may carry
+             * @example 1048576
+             */
+            chunk_size: number;
+            /** @description Bytes the agent already has (0 for a new upload): the first PUT's offset */
+            received: number;
+        };
+        UploadProgressDto: {
+            /** @description Bytes the agent has: the next PUT's offset */
+            received: number;
+            /**
+             * @description done: the file is in place, checked
+             * @enum {string}
+             */
+            status: "open" | "done";
+            /** @description status done: the SHA-256 the agent computed */
+            sha256?: string;
+        };
+        UploadDto: {
+            /** Format: uuid */
+            upload_id: string;
+            path: string;
+            size: number;
+            /** @description Bytes the agent has: the next PUT's offset */
+            received: number;
+            /** @enum {string} */
+            status: "open" | "done" | "failed" | "expired";
         };
         /** @description PostgREST's error body */
         PostgrestErrorDto: {
@@ -6061,7 +6215,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -6405,7 +6559,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -6914,7 +7068,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -7178,7 +7332,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -7657,7 +7811,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -7921,7 +8075,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -8206,7 +8360,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -8509,7 +8663,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -8676,7 +8830,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9055,7 +9209,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9430,7 +9584,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9601,7 +9755,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9772,7 +9926,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9945,7 +10099,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -10584,7 +10738,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -11064,7 +11218,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -11463,7 +11617,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -11718,7 +11872,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -11982,7 +12136,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -12258,7 +12412,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -12515,7 +12669,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -12779,7 +12933,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -13055,7 +13209,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -13450,7 +13604,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -13819,7 +13973,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -14095,7 +14249,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -14536,7 +14690,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -15230,7 +15384,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -15364,7 +15518,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -15753,7 +15907,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -16158,7 +16312,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -16320,7 +16474,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -16809,7 +16963,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -17184,7 +17338,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -17464,6 +17618,825 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsFiles: {
+        parameters: {
+            query: {
+                /** @description The directory, an absolute path on the agent */
+                path: string;
+                /** @description The previous page's next_cursor */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListDto"];
+                };
+            };
+            /** @description validation error (path: required, absolute); {detail: "not a directory"} */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "permission denied"}: the key lacks the scope, or the agent's user may not read it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent (or one of a client the caller may not see); the agent's {detail: "no such file or directory"} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "agent is offline"} */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsFileContent: {
+        parameters: {
+            query: {
+                /** @description The file, an absolute path on the agent */
+                path: string;
+            };
+            header?: {
+                /** @description bytes=a-b, bytes=a- or bytes=-n (one range) */
+                Range?: string;
+            };
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The range asked for */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description validation error (path); {detail: "is a directory"} */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "permission denied"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent (or one of a client the caller may not see); the agent's {detail: "no such file or directory"} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "agent is offline"} */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "range not satisfiable: …"}, Content-Range: bytes *\/size */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "files_range_not_satisfiable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsStartUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartUploadDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadStartedDto"];
+                };
+            };
+            /** @description validation error (path, size, sha256, overwrite); {detail: "not a directory"} / "is a directory" */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "path",
+                     *           "message": "path should not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "permission denied"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent (or one of a client the caller may not see); the agent's {detail: "no such file or directory"} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "agent is offline"}; {detail: "file exists"} (without overwrite) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "files_chunk_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent, or upload (another caller's included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsUploadChunk: {
+        parameters: {
+            query: {
+                /** @description Where this chunk starts: the upload's `received` */
+                offset: number;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadProgressDto"];
+                };
+            };
+            /** @description validation error (offset) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent, or upload (another caller's included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "offset must be N: …", received: N}: another offset than received, or an upload no longer open; {detail: "another PUT of this upload is under way"}; {detail: "agent is offline"} */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "a chunk is at most 1048576 bytes"}, or past the upload's size */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "files_chunk_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "checksum mismatch: expected <a>, got <b>"}: the upload failed, nothing left on the agent */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent refused: interpreter not found: cmd"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];

@@ -191,7 +191,7 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
     if (!p || p.agentId !== agentId) return { to: 'nothing' };
     this.pending.delete(id);
     clearTimeout(p.timer);
-    const answer = parseAnswer(p.command as 'script.run', message);
+    const answer = parseAnswer(p.command, message);
     if (answer.ok) p.resolve(answer.result);
     else if ('refused' in answer) p.reject(refused(answer.refused));
     else {

@@ -129,10 +129,10 @@ export class SessionEndpoint implements AgentSession {
     for (let offset = 0; offset < bytes.length; offset += SESSION_FRAME_MAX) {
       const before = this.end ?? this.agentEnd;
       if (before) throw new SessionEndedError(before);
-      await this.sending.room();
+      const part = bytes.subarray(offset, Math.min(bytes.length, offset + SESSION_FRAME_MAX));
+      await this.sending.room(part.length);
       const after = this.end ?? this.agentEnd;
       if (after) throw new SessionEndedError(after);
-      const part = bytes.subarray(offset, Math.min(bytes.length, offset + SESSION_FRAME_MAX));
       const seq = this.sending.sent(part.length);
       this.bytesToAgent += part.length;
       this.lastActivity = Date.now();
