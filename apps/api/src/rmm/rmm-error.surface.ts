@@ -15,6 +15,7 @@ import { PoliciesErrorCode } from './automation/policies/policies.errors';
 import { OverridesErrorCode } from './automation/policies/overrides.errors';
 import { ChecksErrorCode } from './automation/checks/checks.errors';
 import { TasksErrorCode } from './automation/tasks/tasks.errors';
+import { TerminalErrorCode } from './remote/terminal/terminal.errors';
 
 /** Every code the management backend can answer. */
 export type RmmErrorCode =
@@ -32,7 +33,8 @@ export type RmmErrorCode =
   | OverridesErrorCode
   | ChecksErrorCode
   | TasksErrorCode
-  | CustomFieldsErrorCode;
+  | CustomFieldsErrorCode
+  | TerminalErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -77,6 +79,8 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [CustomFieldsErrorCode.TooMany]: 400,
   [CustomFieldsErrorCode.HasValues]: 400,
   [CustomFieldsErrorCode.UnknownField]: 400,
+  [TerminalErrorCode.TooMany]: 429,
+  [TerminalErrorCode.Ended]: 409,
 };
 
 /** The spec's fixed texts for the management backend's error bodies. */
