@@ -114,7 +114,7 @@ export class TerminalRepository {
    */
   async endByAdmin(id: string, now: Date): Promise<TerminalSessionEntity | 'ended' | null> {
     const [changed] = await this.tx.rows<{ id: string }>(
-      `UPDATE terminal_sessions SET end_reason = 'ended_by_admin', closed_at = CASE WHEN opened_at IS NULL THEN $2 ELSE NULL END
+      `UPDATE terminal_sessions SET end_reason = 'ended_by_admin', closed_at = CASE WHEN opened_at IS NULL THEN $2::timestamptz ELSE NULL END
         WHERE id = $1 AND closed_at IS NULL AND end_reason IS NULL
         RETURNING id`,
       [id, now],
