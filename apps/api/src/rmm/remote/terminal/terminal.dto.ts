@@ -3,6 +3,7 @@ import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class
 import { TERMINAL_END_REASONS, TerminalEndReason, TerminalSessionEntity } from '@app/entities';
 import { iso } from '../../../common/values';
 import { IsAgentId } from '../../common/agent-id';
+import { IsOptionalNotNull } from '../../common/optional-not-null';
 import { PageQueryDto } from '../../common/pagination.dto';
 
 /** The largest width and height a terminal may be opened or resized to. */
@@ -29,7 +30,7 @@ export class OpenTerminalDto {
     example: '/bin/bash',
     description: "The shell to run (a program the agent's user may run); default: the agent's (bash or sh, zsh on macOS, PowerShell on Windows)",
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(255)
   // printable: no control characters (a shell's name is shown in lists and logs)
