@@ -58,7 +58,7 @@ class Terminal {
     try {
       return await until(`output matching ${pattern}`, async () => pattern.exec(this.output.subarray(from).toString('utf8')) ?? undefined, 20_000);
     } catch (err) {
-      throw new Error(`${(err as Error).message}; got ${JSON.stringify(this.output.subarray(from).toString('utf8').slice(-500))}`);
+      throw new Error(`${(err as Error).message}; got ${JSON.stringify(this.output.subarray(from).toString('utf8').slice(-500))}`, { cause: err });
     }
   }
 }

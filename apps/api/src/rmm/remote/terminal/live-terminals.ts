@@ -199,7 +199,7 @@ export class LiveTerminals implements BeforeApplicationShutdown {
       if (!live.session) this.ended(live, { reason: 'closed' });
     }
     let timer: NodeJS.Timeout | undefined;
-    const written = Promise.all(all.map((l) => (l.session ? l.session.ended.then(() => l.finished) : l.finished)));
+    const written = Promise.all(all.map((l) => (l.session ? l.session.ended.then(() => l.finished) : Promise.resolve(l.finished))));
     await Promise.race([written, new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
     clearTimeout(timer);
   }
