@@ -207,6 +207,46 @@ describe('the remote terminal (the real binary agent, the real server)', () => {
     }
   }, 60_000);
 
+  it('records the output as asciicast v2 with RMM_TERMINAL_RECORDING (admin only); a session without one is 404', async () => {
+    // (the running server's setting, read when a session is accepted)
+    const runtime = t.server.runtime as { terminalRecording: boolean };
+    runtime.terminalRecording = true;
+    let id: string;
+    try {
+      const opened = await open();
+      id = opened.id;
+      opened.term.type("printf 'rec:\\xf0\\x9f\\x98\\x80:end\\n'\r");
+      await opened.term.expect(/rec:\u{1F600}:end/u);
+      opened.term.ws.send(JSON.stringify({ type: 'resize', cols: 120, rows: 50 }));
+      opened.term.type('exit\r');
+      await opened.term.closed;
+    } finally {
+      runtime.terminalRecording = false;
+    }
+    const technician = await createKey(t, ['terminal']);
+    expect((await t.http.get(`/api/v3/terminal-sessions/${id}/recording`).set({ 'X-API-KEY': technician })).status).toBe(403);
+    const rec = await until('the recording', async () => {
+      const r = await t.http.get(`/api/v3/terminal-sessions/${id}/recording`).set(admin).buffer(true).parse((res, done) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => done(null, text));
+      });
+      return r.status === 200 && (r.body as string).includes('"r"') ? r : undefined;
+    });
+    expect(rec.headers['content-type']).toBe('application/x-asciicast');
+    const lines = (rec.body as string).trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    expect(lines[0]).toMatchObject({ version: 2, width: 80, height: 24, env: { TERM: 'xterm-256color' } });
+    const events = lines.slice(1) as Array<[number, string, string]>;
+    expect(events.map((e) => e[1]).filter((k) => k !== 'o')).toEqual(['r']);
+    expect(events.find((e) => e[1] === 'r')![2]).toBe('120x50');
+    expect(events.filter((e) => e[1] === 'o').map((e) => e[2]).join('')).toContain('rec:\u{1F600}:end');
+    const { id: plain, term } = await open();
+    term.type('exit\r');
+    await term.closed;
+    const none = await t.http.get(`/api/v3/terminal-sessions/${plain}/recording`).set(admin);
+    expect([none.status, none.body]).toEqual([404, { detail: 'Not found' }]);
+  }, 60_000);
+
   it('the ticket: once, by the same caller; an unknown session 404, a used one 409; an admin ends a session', async () => {
     const other = await createKey(t, ['terminal']);
     const r = await t.http.post(`/api/v3/agents/${agentId}/terminal/`).set(admin).send({ cols: 80, rows: 24 });

@@ -125,6 +125,10 @@ export interface AppConfig {
   terminalIdleMinutes: number;
   /** RMM_TERMINAL_MAX_HOURS: a terminal open this long is closed (`max_duration`), whatever happens in it. */
   terminalMaxHours: number;
+  /** RMM_TERMINAL_RECORDING: record every terminal's output as asciicast v2 (docs/terminal.md, "Recording"). */
+  terminalRecording: boolean;
+  /** RMM_TERMINAL_RECORDING_DAYS: recordings are deleted this many days after their session closed. */
+  terminalRecordingDays: number;
   /** RMM_AGENT_UPDATE_OFFER_SECONDS: an offer its agent has not answered this long is released (pending, offered again later). */
   agentUpdateOfferSeconds: number;
   /** RMM_AGENT_UPDATE_HALT_FAILURES: more than this many failed updates to a version within an hour halt its rollout. */
@@ -268,6 +272,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     queueMaxPerAgent: integer(env, 'RMM_QUEUE_MAX_PER_AGENT', 100, 1, 100_000),
     terminalIdleMinutes: integer(env, 'RMM_TERMINAL_IDLE_MINUTES', 15, 1, 10_080),
     terminalMaxHours: integer(env, 'RMM_TERMINAL_MAX_HOURS', 8, 1, 720),
+    terminalRecording: boolean(env, 'RMM_TERMINAL_RECORDING', false),
+    terminalRecordingDays: integer(env, 'RMM_TERMINAL_RECORDING_DAYS', 90, 1, 36_500),
     agentUpdateOfferSeconds: integer(env, 'RMM_AGENT_UPDATE_OFFER_SECONDS', 120, 1, 86_400),
     agentUpdateHaltFailures: integer(env, 'RMM_AGENT_UPDATE_HALT_FAILURES', 5, 0, 1_000_000),
     fdHeadroom: optionalInteger(env, 'RMM_FD_HEADROOM', 0, 1_000_000),

@@ -5,6 +5,7 @@ import { Jobs } from '../../../common/jobs/jobs';
 import type { GatewayServer } from '../../../common/ws/gateway-server';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { AgentSession, AgentSessions, SessionEnd } from '../../fleet/agent-channel/agent-sessions';
+import { TerminalRecording } from './terminal-recording';
 import { TERMINAL_SIZE_MAX } from './terminal.dto';
 import { CallerAt, TerminalService } from './terminal.service';
 
@@ -43,6 +44,8 @@ interface Live {
   invalid: number;
   /** The row's end written. */
   finished?: Promise<void>;
+  /** RMM_TERMINAL_RECORDING: the output recorded as it goes. */
+  recording?: TerminalRecording;
 }
 
 /** The end reasons a session's end may carry as they are (the others are the agent's own words). */
@@ -85,6 +88,11 @@ export class LiveTerminals implements BeforeApplicationShutdown {
   /** An accepted WebSocket: the agent's session is opened and the two are piped together until either ends. */
   start(ws: WebSocket, row: { id: string; agentId: number; cols: number; rows: number; shell: string | null }, by: CallerAt): void {
     const live: Live = { id: row.id, ws, by, openedAt: Date.now(), pending: 0, invalid: 0 };
+    if (this.config.terminalRecording) {
+      live.recording = new TerminalRecording(row.id, live.openedAt, (id, seq, lines) => this.terminals.appendRecording(id, seq, lines), (err) =>
+        this.logger.warn(`terminal ${row.id}: a piece of its recording could not be written: ${err.message}`),
+      );
+    }
     this.live.set(row.id, live);
     ws.pause(); // nothing is read until the agent's session exists
     ws.on('message', (data: RawData, isBinary: boolean) => this.fromCaller(live, data, isBinary));
@@ -102,7 +110,10 @@ export class LiveTerminals implements BeforeApplicationShutdown {
 
   private piped(live: Live, session: AgentSession): void {
     live.session = session;
-    session.onData((bytes) => send(live.ws, bytes));
+    session.onData(async (bytes) => {
+      await send(live.ws, bytes);
+      await live.recording?.output(bytes);
+    });
     void session.ended.then((end) => this.ended(live, end));
     if (live.ending) session.close(live.ending.reason);
     else if (live.ws.readyState === WebSocket.OPEN) live.ws.resume();
@@ -131,6 +142,7 @@ export class LiveTerminals implements BeforeApplicationShutdown {
     if (why === null) {
       const { cols, rows } = JSON.parse(text) as { cols: number; rows: number };
       session.control({ type: 'resize', cols, rows });
+      live.recording?.resize(cols, rows);
       return;
     }
     live.invalid++;
@@ -168,8 +180,8 @@ export class LiveTerminals implements BeforeApplicationShutdown {
       setTimeout(() => ws.terminate(), 5_000).unref();
     }
     const session = live.session;
-    live.finished = this.terminals
-      .finish(live.id, { bytesIn: session?.bytesToAgent ?? 0, bytesOut: session?.bytesFromAgent ?? 0, endReason: reason, exitCode }, live.by)
+    live.finished = (live.recording?.finish() ?? Promise.resolve())
+      .then(() => this.terminals.finish(live.id, { bytesIn: session?.bytesToAgent ?? 0, bytesOut: session?.bytesFromAgent ?? 0, endReason: reason, exitCode }, live.by))
       .catch((err: Error) => this.logger.error(`terminal ${live.id}: its end could not be recorded: ${err.message}`));
   }
 
@@ -179,6 +191,7 @@ export class LiveTerminals implements BeforeApplicationShutdown {
     const idleMs = this.config.terminalIdleMinutes * 60_000;
     const maxMs = this.config.terminalMaxHours * 3_600_000;
     for (const live of [...this.live.values()]) {
+      void live.recording?.flush();
       if (!live.session || live.ending) continue;
       if (now - live.session.lastActivity >= idleMs) this.end(live, 'idle', TERMINAL_CLOSE.ended);
       else if (now - live.openedAt >= maxMs) this.end(live, 'max_duration', TERMINAL_CLOSE.ended);

@@ -1,5 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { ParseIdPipe, ParseUuidPipe } from '../../common/id.pipe';
 import { setTotal } from '../../common/list-headers';
@@ -47,6 +48,21 @@ export class TerminalSessionsController {
     const [rows, total] = await this.terminals.list({ agentId: q.agent === undefined ? undefined : Number(q.agent) }, clientFilter(req.principal), pageOf(q));
     setTotal(reply, isPaged(q) ? total : undefined);
     return rows.map(toTerminalSessionDto);
+  }
+
+  @Get(':id/recording')
+  @RequireScope('admin')
+  @ApiOperation({
+    operationId: 'terminalSessionsRecording',
+    summary: "A session's recording (RMM_TERMINAL_RECORDING=true), asciicast v2: the header line, then one event line per output or resize (play it with asciinema). Scope: admin",
+  })
+  @ApiProduces('application/x-asciicast')
+  @ApiOkResponse({ schema: { type: 'string' }, description: 'asciicast v2 (newline-delimited JSON)' })
+  @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such session, or none recorded' })
+  async recording(@Param('id', ParseUuidPipe) id: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<Readable> {
+    const stream = await this.terminals.recording(id);
+    void reply.header('content-type', 'application/x-asciicast');
+    return stream;
   }
 
   @Delete(':id')

@@ -134,6 +134,30 @@ export class TerminalRepository {
     return q.getManyAndCount();
   }
 
+  /** Appends one chunk of a session's recording. */
+  async appendChunk(sessionId: string, seq: number, lines: string): Promise<void> {
+    await this.tx.exec(`INSERT INTO terminal_recording_chunks (session_id, seq, lines) VALUES ($1, $2, $3)`, [sessionId, seq, lines]);
+  }
+
+  /** Up to `limit` chunks of a session's recording from `fromSeq` on, in order. */
+  async chunks(sessionId: string, fromSeq: number, limit: number): Promise<Array<{ seq: number; lines: string }>> {
+    return this.tx.rows(`SELECT seq, lines FROM terminal_recording_chunks WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`, [sessionId, fromSeq, limit]);
+  }
+
+  async hasRecording(sessionId: string): Promise<boolean> {
+    const [row] = await this.tx.rows<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM terminal_recording_chunks WHERE session_id = $1) AS found`, [sessionId]);
+    return row.found;
+  }
+
+  /** Deletes the recordings of sessions closed before `cutoff`; how many chunks went. */
+  async deleteRecordingsBefore(cutoff: Date): Promise<number> {
+    const { rowCount } = await this.tx.exec(
+      `DELETE FROM terminal_recording_chunks c USING terminal_sessions s WHERE c.session_id = s.id AND s.closed_at < $1`,
+      [cutoff],
+    );
+    return rowCount;
+  }
+
   get(id: string): Promise<TerminalSessionEntity | null> {
     return this.sessions.findOneBy({ id });
   }

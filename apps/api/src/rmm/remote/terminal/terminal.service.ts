@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { TerminalSessionEntity } from '@app/entities';
 import { Clock } from '../../../common/clock';
@@ -10,13 +11,18 @@ import { clientFilter, Principal, principalKey } from '../../common/principal';
 import { AgentChannel } from '../../fleet/agent-channel/agent-channel';
 import { AgentsErrorCode } from '../../fleet/agent-channel/agent-channel.errors';
 import { AgentsService } from '../../fleet/agents/agents.service';
+import { RuntimeConfig } from '../../../config/runtime-config';
+import { Jobs } from '../../../common/jobs/jobs';
 import { OpenTerminalDto, TerminalTicketDto, TICKET_SECONDS } from './terminal.dto';
 import { TerminalErrorCode } from './terminal.errors';
+import { asciicastHeader } from './terminal-recording';
 import { TerminalEnd, TerminalRepository, TicketState } from './terminal.repository';
 
 /** Sessions counting at once on one agent, and for one caller (an operator across their sign-ins, or a key). */
 export const MAX_SESSIONS_PER_AGENT = 3;
 export const MAX_SESSIONS_PER_CALLER = 10;
+/** Chunks of a recording read per query while it is streamed. */
+const RECORDING_READ_CHUNKS = 50;
 
 /** Where a caller is, for the audit rows this feature writes itself. */
 export interface CallerAt {
@@ -39,7 +45,12 @@ export class TerminalService {
     private readonly channel: AgentChannel,
     private readonly audit: AuditService,
     private readonly clock: Clock,
-  ) {}
+    private readonly config: RuntimeConfig,
+    jobs: Jobs,
+  ) {
+    // Once across the cluster, hourly: recordings past RMM_TERMINAL_RECORDING_DAYS.
+    jobs.every('terminal.recordings', { seconds: 3_600, mode: 'cluster-once', atStart: true }, () => this.pruneRecordings());
+  }
 
   /**
    * In this order: the agent (404, also when it is another client's than the caller's), its connection (409
@@ -106,6 +117,36 @@ export class TerminalService {
     const ended = await this.repo.endByAdmin(id, this.clock.now());
     if (ended === null) throw notFound();
     if (ended === 'ended') throw new DomainError(TerminalErrorCode.Ended, 'the session has ended already');
+  }
+
+  /** Appends a chunk to a session's recording (TerminalRecording). */
+  appendRecording(sessionId: string, seq: number, lines: string): Promise<void> {
+    return this.repo.appendChunk(sessionId, seq, lines);
+  }
+
+  /**
+   * A session's recording as asciicast v2: the header, then its chunks, read RECORDING_READ_CHUNKS at a time as the
+   * client reads (never the whole recording in memory). 404 for no such session, or one without a recording.
+   */
+  async recording(id: string): Promise<Readable> {
+    const row = await this.repo.get(id);
+    if (!row || !(await this.repo.hasRecording(id))) throw notFound();
+    const repo = this.repo;
+    async function* lines(): AsyncGenerator<string> {
+      yield asciicastHeader(row!);
+      for (let from = 0; ; ) {
+        const chunks = await repo.chunks(id, from, RECORDING_READ_CHUNKS);
+        for (const c of chunks) yield c.lines;
+        if (chunks.length < RECORDING_READ_CHUNKS) return;
+        from = chunks[chunks.length - 1].seq + 1;
+      }
+    }
+    return Readable.from(lines());
+  }
+
+  /** Deletes recordings of sessions closed more than RMM_TERMINAL_RECORDING_DAYS ago. */
+  pruneRecordings(): Promise<number> {
+    return this.repo.deleteRecordingsBefore(new Date(this.clock.now().getTime() - this.config.terminalRecordingDays * 86_400_000));
   }
 
   list(filter: { agentId?: number }, clients: ClientScope, page: Page): Promise<[TerminalSessionEntity[], number]> {
