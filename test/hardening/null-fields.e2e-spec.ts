@@ -76,6 +76,7 @@ describe('null for a field of a request body', () => {
       'PUT /api/v3/clients/{id}/sites/{siteId}': named('site'),
       'POST /api/v3/agents/deployments': () => ({ client: ids.client, site: ids.site }),
       'POST /api/v3/agents/{agentId}/runscript': () => ({ script: ids.script, output: 'forget' }),
+      'POST /api/v3/agents/{agentId}/terminal': () => ({ cols: 80, rows: 24 }),
       'POST /api/v3/scripts': () => ({ name: unique('script'), shell: 'bash', body: 'echo hi' }),
       'PUT /api/v3/scripts/{id}': none,
       'PATCH /api/v3/scripts/{id}': none,

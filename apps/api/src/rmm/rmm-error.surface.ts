@@ -16,6 +16,7 @@ import { OverridesErrorCode } from './automation/policies/overrides.errors';
 import { ChecksErrorCode } from './automation/checks/checks.errors';
 import { TasksErrorCode } from './automation/tasks/tasks.errors';
 import { FilesErrorCode, UploadOffsetError } from './remote/files/files.errors';
+import { TerminalErrorCode } from './remote/terminal/terminal.errors';
 
 /** Every code the management backend can answer. */
 export type RmmErrorCode =
@@ -34,7 +35,8 @@ export type RmmErrorCode =
   | ChecksErrorCode
   | TasksErrorCode
   | CustomFieldsErrorCode
-  | FilesErrorCode;
+  | FilesErrorCode
+  | TerminalErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -91,6 +93,8 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [FilesErrorCode.ChunkTooLarge]: 413,
   [FilesErrorCode.RangeNotSatisfiable]: 416,
   [FilesErrorCode.AgentFailed]: 502,
+  [TerminalErrorCode.TooMany]: 429,
+  [TerminalErrorCode.Ended]: 409,
 };
 
 /** The spec's fixed texts for the management backend's error bodies. */

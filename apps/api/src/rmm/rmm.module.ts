@@ -19,6 +19,7 @@ import { PoliciesModule } from './automation/policies/policies.module';
 import { PolicyEngineModule } from './automation/policies/policy-engine.module';
 import { RegistrationModule } from './fleet/agent-registration/registration.module';
 import { FilesModule } from './remote/files/files.module';
+import { TerminalModule } from './remote/terminal/terminal.module';
 
 /** (B) The management backend under /api/v3: one module per resource, guarded by AccessModule. */
 @Module({
@@ -44,6 +45,7 @@ import { FilesModule } from './remote/files/files.module';
     EventsModule,
     NotificationsModule,
     FilesModule,
+    TerminalModule,
   ],
 })
 export class RmmModule {}

@@ -1653,6 +1653,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/agents/{agentId}/terminal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a terminal on an agent: 201 with a one-time ticket; open the WebSocket at url (same host) within expires_in seconds, as the same caller (docs/terminal.md). Scope: terminal
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope terminal or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        post: operations["agentsOpenTerminal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/terminal-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Terminal sessions, newest first; agent filters by agent. Scope: terminal
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope terminal or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["terminalSessionsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/terminal-sessions/{id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A session's recording (RMM_TERMINAL_RECORDING=true), asciicast v2: the header line, then one event line per output or resize (play it with asciinema). Scope: admin
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["terminalSessionsRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/terminal-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a terminal session (end reason ended_by_admin): an unused ticket at once, an open session within 5 s. Scope: admin
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
+         */
+        delete: operations["terminalSessionsEnd"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3625,6 +3705,65 @@ export interface components {
             received: number;
             /** @enum {string} */
             status: "open" | "done" | "failed" | "expired";
+        };
+        OpenTerminalDto: {
+            /**
+             * @description columns
+             * @example 80
+             */
+            cols: number;
+            /**
+             * @description rows
+             * @example 24
+             */
+            rows: number;
+            /**
+             * @description The shell to run (a program the agent's user may run); default: the agent's (bash or sh, zsh on macOS, PowerShell on Windows)
+             * @example /bin/bash
+             */
+            shell?: string;
+        };
+        TerminalTicketDto: {
+            /** Format: uuid */
+            session_id: string;
+            /**
+             * @description the WebSocket to open (same host), by the same caller, once, within expires_in seconds
+             * @example /rmm/terminal/6f1c…/
+             */
+            url: string;
+            /** @example 60 */
+            expires_in: number;
+        };
+        TerminalSessionDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example 42 */
+            agent_id: string;
+            /**
+             * @description who opened it: the operator's e-mail or the key's name
+             * @example tech@example.com
+             */
+            opened_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when the WebSocket was accepted; null: not (yet)
+             */
+            opened_at: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            /** @description bytes from the caller to the shell */
+            bytes_in: number;
+            /** @description bytes from the shell to the caller */
+            bytes_out: number;
+            /**
+             * @description null while open; exit (the shell exited), closed (the caller closed it), idle, max_duration, agent_offline, ended_by_admin, expired (the ticket was never used)
+             * @enum {string|null}
+             */
+            end_reason: "exit" | "closed" | "idle" | "max_duration" | "agent_offline" | "ended_by_admin" | "expired" | null;
+            /** @description the shell's exit code (end_reason exit) */
+            exit_code: number | null;
         };
         /** @description PostgREST's error body */
         PostgrestErrorDto: {
@@ -18437,6 +18576,532 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "agent refused: interpreter not found: cmd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsOpenTerminal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenTerminalDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TerminalTicketDto"];
+                };
+            };
+            /** @description validation error (cols, rows: 1 to 1000; shell: printable, at most 255 characters) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "cols",
+                     *           "message": "cols should not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent (or one of a client the caller may not see) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "agent is offline"} */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "files_chunk_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "too many terminal sessions on this agent (at most 3)"} or "… for this caller (at most 10)"; or the rate limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    terminalSessionsList: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description Rows to skip */
+                offset?: number;
+                /** @description only this agent's sessions */
+                agent?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TerminalSessionDto"][];
+                };
+            };
+            /** @description validation error (agent, limit, offset) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    terminalSessionsRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description asciicast v2 (newline-delimited JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-asciicast": string;
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such session, or none recorded */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    terminalSessionsEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ended (or being ended) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such session */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "the session has ended already"} */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
