@@ -102,10 +102,10 @@ export class AgentSessions implements OnModuleInit, OnApplicationShutdown {
    * Opens a session of `kind` on the agent: rejects at once with NotConnected when no instance holds its connection
    * (503 when Redis is unreachable). Resolves when `session.open` went; the agent's answer is `opened`.
    */
-  async open(agentId: number, kind: SessionKind, params: Record<string, unknown>): Promise<AgentSession> {
+  async open(agentId: number, kind: SessionKind, params: Record<string, unknown>, options: { openTimeoutMs?: number } = {}): Promise<AgentSession> {
     const id = randomUUID();
     if (this.local.holds(agentId)) {
-      const endpoint = new SessionEndpoint(id, agentId, kind, this.directLink(agentId, id), () => this.forget(id));
+      const endpoint = new SessionEndpoint(id, agentId, kind, this.directLink(agentId, id), () => this.forget(id), options.openTimeoutMs);
       this.routes.set(id, { agentId, endpoint });
       if (!this.local.send(agentId, { type: 'session.open', session: id, kind, params })) {
         endpoint.finish({ reason: 'agent_offline', error: true });
@@ -121,7 +121,7 @@ export class AgentSessions implements OnModuleInit, OnApplicationShutdown {
       throw busUnavailable();
     }
     if (owner === null || owner === this.bus.instanceId) throw notConnected();
-    const endpoint = new SessionEndpoint(id, agentId, kind, this.relayLink(owner, id), () => this.forget(id));
+    const endpoint = new SessionEndpoint(id, agentId, kind, this.relayLink(owner, id), () => this.forget(id), options.openTimeoutMs);
     this.remote.set(id, { endpoint, owner });
     let receivers: number;
     try {

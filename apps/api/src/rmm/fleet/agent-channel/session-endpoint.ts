@@ -11,7 +11,11 @@ export interface SessionEnd {
   received?: number;
 }
 
-/** How long the agent has to answer session.open (an agent that does not know sessions answers with `error` only). */
+/**
+ * How long the agent has to show the session is alive (its session.opened, an ack or a frame) by default: an agent
+ * that does not know sessions answers session.open with `error` only. A kind that works before it answers (file.read
+ * hashes the whole file first) asks for longer (AgentSessions.open's `openTimeoutMs`).
+ */
 export const OPEN_TIMEOUT_MS = 30_000;
 
 /** The session ended before the agent opened it, or before a write went: why (SessionEnd). */
@@ -98,6 +102,7 @@ export class SessionEndpoint implements AgentSession {
     readonly kind: SessionKind,
     private readonly link: SessionLink,
     private readonly forget: () => void,
+    openTimeoutMs = OPEN_TIMEOUT_MS,
   ) {
     this.opened = new Promise((resolve, reject) => {
       this.resolveOpened = resolve;
@@ -108,8 +113,8 @@ export class SessionEndpoint implements AgentSession {
     this.openTimer = setTimeout(() => {
       if (this.end || this.agentEnd) return;
       this.link.close({ reason: 'closed' });
-      this.finish({ reason: `the agent did not open the session within ${OPEN_TIMEOUT_MS / 1000} s (an agent older than sessions?)`, error: true });
-    }, OPEN_TIMEOUT_MS);
+      this.finish({ reason: `the agent did not open the session within ${Math.round(openTimeoutMs / 1000)} s (an agent older than sessions?)`, error: true });
+    }, openTimeoutMs);
     this.openTimer.unref();
   }
 
@@ -182,6 +187,7 @@ export class SessionEndpoint implements AgentSession {
   }
 
   receiveAck(seq: number): void {
+    clearTimeout(this.openTimer); // (alive: file.write acks without a session.opened)
     if (!this.end) this.sending.acked(seq);
   }
 

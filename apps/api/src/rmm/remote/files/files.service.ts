@@ -224,7 +224,7 @@ export class FilesService {
   }
 
   private async openRead(agentId: number, path: string, read: { offset: number; length?: number }): Promise<{ session: AgentSession; info: ReadInfo }> {
-    const session = await this.sessions.open(agentId, 'file.read', { path, ...read });
+    const session = await this.sessions.open(agentId, 'file.read', { path, ...read }, { openTimeoutMs: OPEN_TIMEOUT_MS + 5_000 });
     // The agent hashes the whole file before it answers: a few seconds a GiB; past the bound, 504.
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
