@@ -22,6 +22,9 @@ describe('TerminalRepository on PostgreSQL', () => {
     ticketExpiresAt: new Date(at.getTime() + 60_000),
   });
 
+  const lease = (from: Date): Date => new Date(from.getTime() + 30_000);
+  const at = (seconds: number): Date => new Date(MEDIUM_START.getTime() + seconds * 1000);
+
   beforeAll(async () => {
     ctx = await createMediumContext();
     f = new MediumFactory(ctx);
@@ -59,13 +62,29 @@ describe('TerminalRepository on PostgreSQL', () => {
     const s = session(agent.id, 'api_key:5');
     await repo.insertWithinLimits(s, limits);
     const soon = new Date(MEDIUM_START.getTime() + 1_000);
-    expect(await repo.accept(s.id, 'api_key:6', soon)).toBe('unknown');
-    const [a, b] = await Promise.all([repo.accept(s.id, 'api_key:5', soon), repo.accept(s.id, 'api_key:5', soon)]);
+    expect(await repo.accept(s.id, 'api_key:6', soon, lease(soon))).toBe('unknown');
+    const [a, b] = await Promise.all([repo.accept(s.id, 'api_key:5', soon, lease(soon)), repo.accept(s.id, 'api_key:5', soon, lease(soon))]);
     expect([a, b].filter((x) => x instanceof TerminalSessionEntity)).toHaveLength(1);
     expect([a, b]).toContain('used');
     const late = session(agent.id, 'api_key:5');
     await repo.insertWithinLimits(late, limits);
-    expect(await repo.accept(late.id, 'api_key:5', new Date(MEDIUM_START.getTime() + 60_000))).toBe('expired');
-    expect(await repo.accept(randomUUID(), 'api_key:5', soon)).toBe('unknown');
+    expect(await repo.accept(late.id, 'api_key:5', new Date(MEDIUM_START.getTime() + 60_000), lease(soon))).toBe('expired');
+    expect(await repo.accept(randomUUID(), 'api_key:5', soon, lease(soon))).toBe('unknown');
+  });
+
+  it('an accepted session counts while its instance renews the lease; once it runs out it counts no more and is closed', async () => {
+    const agent = await f.newAgent();
+    const held = [session(agent.id, 'api_key:8'), session(agent.id, 'api_key:8'), session(agent.id, 'api_key:8')];
+    for (const s of held) {
+      await repo.insertWithinLimits(s, limits);
+      expect(await repo.accept(s.id, 'api_key:8', at(1), lease(at(1)))).toBeInstanceOf(TerminalSessionEntity);
+    }
+    // 50 s on: the first two renewed at 25 s, the third not (its instance is gone)
+    await repo.hold([held[0].id, held[1].id], lease(at(25)));
+    expect(await repo.insertWithinLimits(session(agent.id, 'api_key:9', at(50)), limits)).toBeInstanceOf(TerminalSessionEntity);
+    expect(await repo.insertWithinLimits(session(agent.id, 'api_key:9', at(50)), limits)).toBe('agent');
+    expect(await repo.closeAbandoned(at(50))).toContain(held[2].id);
+    expect(await ctx.repo(TerminalSessionEntity).findOneBy({ id: held[2].id })).toMatchObject({ endReason: 'closed', closedAt: at(50) });
+    expect(await ctx.repo(TerminalSessionEntity).findOneBy({ id: held[0].id })).toMatchObject({ endReason: null, closedAt: null });
   });
 });

@@ -56,8 +56,9 @@ const KNOWN_REASONS = new Set<string>(TERMINAL_END_REASONS.filter((r) => r !== '
  * may be held by another instance). Bytes are never buffered beyond one window: the caller's socket is paused while
  * its input waits for the agent, and the agent's next frame waits for the previous one to be written to the
  * caller's socket (the send callback). The sweep (every SWEEP_SECONDS on every instance) ends sessions idle past
- * RMM_TERMINAL_IDLE_MINUTES (no byte either way), open past RMM_TERMINAL_MAX_HOURS, or ended by an admin; a
- * second sweep, once across the cluster, expires unused tickets.
+ * RMM_TERMINAL_IDLE_MINUTES (no byte either way), open past RMM_TERMINAL_MAX_HOURS, or ended by an admin, and
+ * renews this instance's lease on the others (held_until); a second sweep, once across the cluster, expires unused
+ * tickets and closes sessions whose lease ran out (their instance died).
  */
 @Injectable()
 export class LiveTerminals implements BeforeApplicationShutdown {
@@ -72,7 +73,7 @@ export class LiveTerminals implements BeforeApplicationShutdown {
     jobs: Jobs,
   ) {
     jobs.every('terminal.sweep', { seconds: SWEEP_SECONDS, mode: 'every-instance' }, () => this.sweep());
-    jobs.every('terminal.tickets', { seconds: SWEEP_SECONDS, mode: 'cluster-once' }, () => this.terminals.expireTickets());
+    jobs.every('terminal.tickets', { seconds: SWEEP_SECONDS, mode: 'cluster-once' }, () => this.terminals.expire());
   }
 
   /** The gateway's endpoint: at shutdown it stops accepting before the sessions are closed. */
@@ -197,6 +198,7 @@ export class LiveTerminals implements BeforeApplicationShutdown {
       else if (now - live.openedAt >= maxMs) this.end(live, 'max_duration', TERMINAL_CLOSE.ended);
     }
     const open = [...this.live.values()].filter((l) => !l.ending).map((l) => l.id);
+    await this.terminals.hold(open);
     for (const id of await this.terminals.endedByAdmin(open)) {
       const live = this.live.get(id);
       if (live) this.end(live, 'ended_by_admin', TERMINAL_CLOSE.ended);
