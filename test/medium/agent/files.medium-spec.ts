@@ -67,6 +67,7 @@ describe('listDirectory', () => {
     await rejects(listDirectory('relative/dir'), 'path must be absolute');
     await rejects(listDirectory(join(root, 'missing')), 'no such file or directory');
     await rejects(listDirectory(join(root, 'file')), 'not a directory');
+    await rejects(listDirectory(root, 7 as unknown as string), 'cursor must be a string');
   });
 });
 

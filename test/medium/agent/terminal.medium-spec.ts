@@ -84,6 +84,8 @@ describe('terminal on pipes', () => {
     const shell = io.openedInfo!.pid as number;
     expect(gone(pid)).toBe(false);
     handler.control!({ type: 'resize', cols: 100, rows: 40 });
+    handler.control!({ type: 'resize', cols: 100, rows: -1 });
+    expect(io.logs).toEqual(['terminal: ignored resize to 100x-1 (cols and rows are 1..1000)']);
     await handler.close('closed');
     expect(gone(pid)).toBe(true);
     expect(gone(shell)).toBe(true);

@@ -6,9 +6,9 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { FileError, fileError } from './files-errors';
 
 /** Entries per page. */
-export const LIST_PAGE = 1_000;
+const LIST_PAGE = 1_000;
 
-export type EntryType = 'file' | 'dir' | 'link' | 'other';
+type EntryType = 'file' | 'dir' | 'link' | 'other';
 
 export interface DirectoryEntry {
   name: string;
@@ -32,6 +32,7 @@ function byBytes(a: string, b: string): number {
 
 export async function listDirectory(path: string, cursor?: string | null): Promise<DirectoryPage> {
   if (typeof path !== 'string' || !isAbsolute(path)) throw new FileError('path must be absolute');
+  if (cursor != null && typeof cursor !== 'string') throw new FileError('cursor must be a string');
   const dir = resolve(path);
   let names: string[];
   try {

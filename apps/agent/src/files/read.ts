@@ -9,7 +9,7 @@ import { FileError, fileError } from './files-errors';
 import { absolutePath, byteCount } from './files-params';
 
 /** The largest chunk handed to io.write (one frame of the protocol). */
-export const READ_CHUNK = 32 * 1024;
+const READ_CHUNK = 32 * 1024;
 
 export const openFileRead: SessionOpener = async (params, io) => {
   const path = absolutePath(params.path);

@@ -11,14 +11,14 @@ import { FileError, fileError } from './files-errors';
 import { absolutePath, byteCount, uploadId } from './files-params';
 
 /** The largest upload. */
-export const UPLOAD_MAX = 4 * 1024 ** 3;
+const UPLOAD_MAX = 4 * 1024 ** 3;
 /** A new file's mode once in place (the temporary file is 0600 until then). */
 const NEW_FILE_MODE = 0o644;
 // Never follow a symlink put where the temporary file goes (a shared directory such as /tmp; the agent may be root).
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** The temporary file of an upload (also the check of path and upload id). */
-export function uploadTempPath(upload: unknown, path: unknown): { target: string; temp: string } {
+function uploadTempPath(upload: unknown, path: unknown): { target: string; temp: string } {
   const target = absolutePath(path);
   return { target, temp: join(dirname(target), `.${basename(target)}.rmm-upload-${uploadId(upload)}`) };
 }

@@ -11,11 +11,11 @@ import type { SessionHandler, SessionIo, SessionOpener } from './kind';
 /** The first bytes of a terminal on pipes. */
 export const NO_TTY_NOTICE = 'rmm-agent: no TTY on this agent (pipes): programs that need a terminal will not work\r\n';
 /** Output held for the server before the shell is asked to stop writing (the session's window). */
-export const OUTPUT_HIGH = 256 * 1024;
+const OUTPUT_HIGH = 256 * 1024;
 /** Output held below which the shell may write again. */
 const OUTPUT_LOW = 64 * 1024;
 /** Output held when the shell cannot be stopped (a raw-mode program): past it the session ends rather than grow. */
-export const OUTPUT_OVERFLOW = 16 * 1024 * 1024;
+const OUTPUT_OVERFLOW = 16 * 1024 * 1024;
 /** After the shell exits, how long its output may still come (a background job holding the terminal open). */
 const DRAIN_MS = 2_000;
 /** close(): SIGHUP, then SIGKILL after this long to what is left; close resolves within CLOSE_MS whatever happens. */
@@ -90,14 +90,14 @@ export const openTerminal: SessionOpener = (params, io) => {
 };
 
 /** The shell: $SHELL if it is there, else zsh (macOS) or bash, else sh; PowerShell on Windows. */
-export function defaultShell(): string {
+function defaultShell(): string {
   if (process.platform === 'win32') return findShell('powershell.exe') ?? findShell('pwsh.exe') ?? 'cmd.exe';
   const fromEnv = process.env.SHELL ? findShell(process.env.SHELL) : undefined;
   return fromEnv ?? findShell(process.platform === 'darwin' ? 'zsh' : 'bash') ?? findShell('sh') ?? '/bin/sh';
 }
 
 /** An executable named (looked up on PATH) or at an absolute path; undefined when there is none. */
-export function findShell(name: string): string | undefined {
+function findShell(name: string): string | undefined {
   if (isAbsolute(name)) return isExecutable(name) ? name : undefined;
   if (/[\\/]/.test(name)) return undefined;
   const exts = process.platform === 'win32' ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';')] : [''];
@@ -264,10 +264,8 @@ function openPty(bun: BunRuntime, shell: string, cols: number, rows: number, io:
       if (term.write(bytes) < bytes.length) await new Promise<void>((resolve) => (drained = resolve));
     },
     control(control) {
-      if (control.type !== 'resize') return io.log(`terminal: ignored control ${JSON.stringify(control.type)}`);
-      const { cols: c, rows: r } = control;
-      if (!validSize(c) || !validSize(r)) return io.log(`terminal: ignored resize to ${JSON.stringify(c)}x${JSON.stringify(r)} (cols and rows are 1..1000)`);
-      if (!term.closed) term.resize(c, r);
+      const size = resizeTo(control, io);
+      if (size && !term.closed) term.resize(size.cols, size.rows);
     },
     async close() {
       if (closing) return;
@@ -331,7 +329,7 @@ async function openPipes(shell: string, io: SessionIo): Promise<SessionHandler> 
     },
     control(control) {
       // No terminal to size: the programs on pipes see no rows nor columns.
-      if (control.type !== 'resize') io.log(`terminal: ignored control ${JSON.stringify(control.type)}`);
+      resizeTo(control, io);
     },
     async close() {
       if (closing) return;
@@ -340,6 +338,20 @@ async function openPipes(shell: string, io: SessionIo): Promise<SessionHandler> 
       for (const s of [child.stdin!, ...outputs]) s.destroy();
     },
   };
+}
+
+/** The size a resize control asks for; null (and a log line) for another control or an invalid size. */
+function resizeTo(control: Record<string, unknown>, io: SessionIo): { cols: number; rows: number } | null {
+  if (control.type !== 'resize') {
+    io.log(`terminal: ignored control ${JSON.stringify(control.type)}`);
+    return null;
+  }
+  const { cols, rows } = control;
+  if (!validSize(cols) || !validSize(rows)) {
+    io.log(`terminal: ignored resize to ${JSON.stringify(cols)}x${JSON.stringify(rows)} (cols and rows are 1..1000)`);
+    return null;
+  }
+  return { cols, rows };
 }
 
 function validSize(v: unknown): v is number {
@@ -357,7 +369,7 @@ function delay(ms: number): Promise<void> {
  * shell's own group, whose interactive shell passes the SIGHUP on to its jobs. A process that left the session
  * (setsid: a daemon started on purpose) is not the terminal's any more and is left alone. Windows: taskkill /T.
  */
-export async function killSession(sid: number): Promise<void> {
+async function killSession(sid: number): Promise<void> {
   if (process.platform === 'win32') {
     await new Promise<void>((resolve) => {
       const killer = spawn('taskkill', ['/PID', String(sid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
