@@ -24,7 +24,8 @@ import { Policies1765000000000 } from './1765000000000-policies';
 import { AuditChanges1765000000900 } from './1765000000900-audit-changes';
 import { CustomFields1765000100000 } from './1765000100000-custom-fields';
 import { Sessions1765100000000 } from './1765100000000-sessions';
-import { TerminalHoldAndRecordings1765100500000 } from './1765100500000-terminal-hold-recordings';
+import { TerminalRecordings1765100500000 } from './1765100500000-terminal-recordings';
+import { TerminalHeldUntil1765100600000 } from './1765100600000-terminal-held-until';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -53,5 +54,6 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AuditChanges1765000000900,
   CustomFields1765000100000,
   Sessions1765100000000,
-  TerminalHoldAndRecordings1765100500000,
+  TerminalRecordings1765100500000,
+  TerminalHeldUntil1765100600000,
 ];

@@ -1,16 +1,13 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Terminal sessions, issue #32 (docs/terminal.md): `held_until`, the lease the instance holding a session's WebSocket
- * renews every 5 s (a session whose instance died stops counting and is closed); recordings (asciicast v2 event
- * lines of a session's output, in chunks appended while it runs, never the whole recording in memory), deleted with
- * their session.
+ * Terminal recordings (issue #32, docs/terminal.md, "Recording"): asciicast v2 event lines of a session's output, in
+ * chunks appended while it runs (never the whole recording in memory), deleted with their session.
  */
-export class TerminalHoldAndRecordings1765100500000 implements MigrationInterface {
-    name = 'TerminalHoldAndRecordings1765100500000';
+export class TerminalRecordings1765100500000 implements MigrationInterface {
+    name = 'TerminalRecordings1765100500000';
 
     public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "terminal_sessions" ADD "held_until" TIMESTAMP WITH TIME ZONE`);
         await queryRunner.query(`CREATE TABLE "terminal_recording_chunks" ("session_id" uuid NOT NULL, "seq" integer NOT NULL, "lines" text NOT NULL, CONSTRAINT "PK_14f669f7b27f58775011f376923" PRIMARY KEY ("session_id", "seq"))`);
         await queryRunner.query(`ALTER TABLE "terminal_recording_chunks" ADD CONSTRAINT "FK_2e0028c0b32acf897ddf16c4d4b" FOREIGN KEY ("session_id") REFERENCES "terminal_sessions"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     }
@@ -18,6 +15,5 @@ export class TerminalHoldAndRecordings1765100500000 implements MigrationInterfac
     public async down(queryRunner: QueryRunner): Promise<void> {
         await queryRunner.query(`ALTER TABLE "terminal_recording_chunks" DROP CONSTRAINT "FK_2e0028c0b32acf897ddf16c4d4b"`);
         await queryRunner.query(`DROP TABLE "terminal_recording_chunks"`);
-        await queryRunner.query(`ALTER TABLE "terminal_sessions" DROP COLUMN "held_until"`);
     }
 }
