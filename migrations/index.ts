@@ -25,6 +25,7 @@ import { AuditChanges1765000000900 } from './1765000000900-audit-changes';
 import { CustomFields1765000100000 } from './1765000100000-custom-fields';
 import { Sessions1765100000000 } from './1765100000000-sessions';
 import { TerminalRecordings1765100500000 } from './1765100500000-terminal-recordings';
+import { TerminalHeldUntil1765100600000 } from './1765100600000-terminal-held-until';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -54,4 +55,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   CustomFields1765000100000,
   Sessions1765100000000,
   TerminalRecordings1765100500000,
+  TerminalHeldUntil1765100600000,
 ];

@@ -54,6 +54,13 @@ export class TerminalSessionEntity {
   @Column({ name: 'opened_at', type: 'timestamptz', nullable: true })
   openedAt: Date | null;
 
+  /**
+   * Once accepted: the lease of the instance holding its WebSocket, renewed every 5 s; past it (that instance died,
+   * or the upgrade never completed) the session stops counting and is closed.
+   */
+  @Column({ name: 'held_until', type: 'timestamptz', nullable: true })
+  heldUntil: Date | null;
+
   @Column({ name: 'closed_at', type: 'timestamptz', nullable: true })
   closedAt: Date | null;
 

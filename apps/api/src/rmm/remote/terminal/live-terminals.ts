@@ -13,6 +13,8 @@ import { CallerAt, TerminalService } from './terminal.service';
 export const MAX_PENDING_INPUT = 1024 * 1024;
 /** Invalid text frames answered with {type: "error"} before the connection is closed 1008. */
 export const MAX_INVALID_MESSAGES = 5;
+/** Control messages a second past which the rest of that second's are refused (each one goes to the agent). */
+export const MAX_CONTROLS_PER_SECOND = 20;
 /** How often each instance checks its sessions (idle, max duration, ended by an admin) and expires unused tickets. */
 export const SWEEP_SECONDS = 5;
 /** How long shutdown waits for the sessions' rows to be written. */
@@ -42,6 +44,9 @@ interface Live {
   /** Input from the caller not yet sent to the agent (bytes). */
   pending: number;
   invalid: number;
+  /** Control messages in the current second, and when that second began. */
+  controls: number;
+  controlsSince: number;
   /** The row's end written. */
   finished?: Promise<void>;
   /** RMM_TERMINAL_RECORDING: the output recorded as it goes. */
@@ -56,8 +61,9 @@ const KNOWN_REASONS = new Set<string>(TERMINAL_END_REASONS.filter((r) => r !== '
  * may be held by another instance). Bytes are never buffered beyond one window: the caller's socket is paused while
  * its input waits for the agent, and the agent's next frame waits for the previous one to be written to the
  * caller's socket (the send callback). The sweep (every SWEEP_SECONDS on every instance) ends sessions idle past
- * RMM_TERMINAL_IDLE_MINUTES (no byte either way), open past RMM_TERMINAL_MAX_HOURS, or ended by an admin; a
- * second sweep, once across the cluster, expires unused tickets.
+ * RMM_TERMINAL_IDLE_MINUTES (no byte either way), open past RMM_TERMINAL_MAX_HOURS, or ended by an admin, and
+ * renews this instance's lease on the others (held_until); a second sweep, once across the cluster, expires unused
+ * tickets and closes sessions whose lease ran out (their instance died).
  */
 @Injectable()
 export class LiveTerminals implements BeforeApplicationShutdown {
@@ -72,7 +78,7 @@ export class LiveTerminals implements BeforeApplicationShutdown {
     jobs: Jobs,
   ) {
     jobs.every('terminal.sweep', { seconds: SWEEP_SECONDS, mode: 'every-instance' }, () => this.sweep());
-    jobs.every('terminal.tickets', { seconds: SWEEP_SECONDS, mode: 'cluster-once' }, () => this.terminals.expireTickets());
+    jobs.every('terminal.tickets', { seconds: SWEEP_SECONDS, mode: 'cluster-once' }, () => this.terminals.expire());
   }
 
   /** The gateway's endpoint: at shutdown it stops accepting before the sessions are closed. */
@@ -87,7 +93,7 @@ export class LiveTerminals implements BeforeApplicationShutdown {
 
   /** An accepted WebSocket: the agent's session is opened and the two are piped together until either ends. */
   start(ws: WebSocket, row: { id: string; agentId: number; cols: number; rows: number; shell: string | null }, by: CallerAt): void {
-    const live: Live = { id: row.id, ws, by, openedAt: Date.now(), pending: 0, invalid: 0 };
+    const live: Live = { id: row.id, ws, by, openedAt: Date.now(), pending: 0, invalid: 0, controls: 0, controlsSince: 0 };
     if (this.config.terminalRecording) {
       live.recording = new TerminalRecording(row.id, live.openedAt, (id, seq, lines) => this.terminals.appendRecording(id, seq, lines), (err) =>
         this.logger.warn(`terminal ${row.id}: a piece of its recording could not be written: ${err.message}`),
@@ -138,7 +144,12 @@ export class LiveTerminals implements BeforeApplicationShutdown {
   }
 
   private control(live: Live, session: AgentSession, text: string): void {
-    const why = resizeError(text);
+    const now = Date.now();
+    if (now - live.controlsSince >= 1000) {
+      live.controlsSince = now;
+      live.controls = 0;
+    }
+    const why = ++live.controls > MAX_CONTROLS_PER_SECOND ? `more than ${MAX_CONTROLS_PER_SECOND} control messages a second` : resizeError(text);
     if (why === null) {
       const { cols, rows } = JSON.parse(text) as { cols: number; rows: number };
       session.control({ type: 'resize', cols, rows });
@@ -197,6 +208,7 @@ export class LiveTerminals implements BeforeApplicationShutdown {
       else if (now - live.openedAt >= maxMs) this.end(live, 'max_duration', TERMINAL_CLOSE.ended);
     }
     const open = [...this.live.values()].filter((l) => !l.ending).map((l) => l.id);
+    await this.terminals.hold(open);
     for (const id of await this.terminals.endedByAdmin(open)) {
       const live = this.live.get(id);
       if (live) this.end(live, 'ended_by_admin', TERMINAL_CLOSE.ended);

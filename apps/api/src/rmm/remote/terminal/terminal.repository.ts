@@ -9,8 +9,11 @@ import { Page } from '../../common/pagination.dto';
 const AGENT_LOCK = 0x54524d41; // 'TRMA'
 const CALLER_LOCK = 0x54524d43; // 'TRMC'
 
-/** A session that still counts toward the limits: not closed, and accepted or with a ticket still valid. */
-const COUNTS = `closed_at IS NULL AND end_reason IS NULL AND (opened_at IS NOT NULL OR ticket_expires_at > $2)`;
+/**
+ * A session that still counts toward the limits: not ended, and either its ticket still valid or, accepted, its
+ * instance's lease on it (held_until) not run out.
+ */
+const COUNTS = `closed_at IS NULL AND end_reason IS NULL AND (CASE WHEN opened_at IS NULL THEN ticket_expires_at ELSE held_until END) > $2`;
 
 export interface NewTerminalSession {
   id: string;
@@ -57,7 +60,7 @@ export class TerminalRepository {
       if (agent.n >= limits.perAgent) return 'agent';
       const [caller] = await this.tx.rows<{ n: number }>(`SELECT count(*)::int AS n FROM terminal_sessions WHERE caller = $1 AND ${COUNTS}`, [s.caller, s.createdAt]);
       if (caller.n >= limits.perCaller) return 'caller';
-      return this.sessions.save(this.sessions.create({ ...s, openedAt: null, closedAt: null, bytesIn: 0, bytesOut: 0, endReason: null, exitCode: null, recording: null }));
+      return this.sessions.save(this.sessions.create({ ...s, openedAt: null, heldUntil: null, closedAt: null, bytesIn: 0, bytesOut: 0, endReason: null, exitCode: null, recording: null }));
     });
   }
 
@@ -65,12 +68,12 @@ export class TerminalRepository {
    * Takes the ticket: the session is the caller's, not yet accepted, not ended and not expired; opened_at is set
    * by the same statement, so of two upgrades at once only one gets the row. Else why not.
    */
-  async accept(id: string, caller: string, now: Date): Promise<TerminalSessionEntity | TicketState> {
+  async accept(id: string, caller: string, now: Date, heldUntil: Date): Promise<TerminalSessionEntity | TicketState> {
     const [taken] = await this.tx.rows<{ id: string }>(
-      `UPDATE terminal_sessions SET opened_at = $3
+      `UPDATE terminal_sessions SET opened_at = $3, held_until = $4
         WHERE id = $1 AND caller = $2 AND opened_at IS NULL AND closed_at IS NULL AND end_reason IS NULL AND ticket_expires_at > $3
         RETURNING id`,
-      [id, caller, now],
+      [id, caller, now, heldUntil],
     );
     if (taken) return (await this.sessions.findOneBy({ id }))!;
     const row = await this.sessions.findOneBy({ id });
@@ -95,6 +98,26 @@ export class TerminalRepository {
     const rows = await this.tx.rows<{ id: string }>(
       `UPDATE terminal_sessions SET end_reason = 'expired', closed_at = $1
         WHERE opened_at IS NULL AND closed_at IS NULL AND end_reason IS NULL AND ticket_expires_at <= $1
+        RETURNING id`,
+      [now],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Renews this instance's lease on the sessions it holds. */
+  async hold(ids: string[], until: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.tx.exec(`UPDATE terminal_sessions SET held_until = $2 WHERE id = ANY($1::uuid[]) AND closed_at IS NULL`, [ids, until]);
+  }
+
+  /**
+   * Accepted sessions whose lease ran out (the instance holding them died, or the upgrade never completed): closed,
+   * with the reason an admin gave or `closed`; the byte counts are unknown (0). Their ids.
+   */
+  async closeAbandoned(now: Date): Promise<string[]> {
+    const rows = await this.tx.rows<{ id: string }>(
+      `UPDATE terminal_sessions SET closed_at = $1, end_reason = COALESCE(end_reason, 'closed')
+        WHERE opened_at IS NOT NULL AND closed_at IS NULL AND held_until < $1
         RETURNING id`,
       [now],
     );

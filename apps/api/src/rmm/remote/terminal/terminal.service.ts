@@ -21,6 +21,8 @@ import { TerminalEnd, TerminalRepository, TicketState } from './terminal.reposit
 /** Sessions counting at once on one agent, and for one caller (an operator across their sign-ins, or a key). */
 export const MAX_SESSIONS_PER_AGENT = 3;
 export const MAX_SESSIONS_PER_CALLER = 10;
+/** How long an instance's lease on a session it holds lasts (renewed every 5 s by LiveTerminals' sweep). */
+export const HOLD_SECONDS = 30;
 /** Chunks of a recording read per query while it is streamed. */
 const RECORDING_READ_CHUNKS = 50;
 
@@ -84,7 +86,8 @@ export class TerminalService {
 
   /** The ticket taken by the caller's WebSocket (once), or why not. */
   accept(id: string, principal: Principal): Promise<TerminalSessionEntity | TicketState> {
-    return this.repo.accept(id, principalKey(principal), this.clock.now());
+    const now = this.clock.now();
+    return this.repo.accept(id, principalKey(principal), now, new Date(now.getTime() + HOLD_SECONDS * 1000));
   }
 
   /** Records a session's end and writes `terminal.close` with its figures. */
@@ -102,9 +105,16 @@ export class TerminalService {
     });
   }
 
-  /** Unused tickets past their expiry: ended `expired`. */
-  expireTickets(): Promise<string[]> {
-    return this.repo.expireTickets(this.clock.now());
+  /** Unused tickets past their expiry: ended `expired`; accepted sessions whose instance's lease ran out: closed. */
+  async expire(): Promise<void> {
+    const now = this.clock.now();
+    await this.repo.expireTickets(now);
+    await this.repo.closeAbandoned(now);
+  }
+
+  /** Renews this instance's lease on the sessions it holds. */
+  hold(ids: string[]): Promise<void> {
+    return this.repo.hold(ids, new Date(this.clock.now().getTime() + HOLD_SECONDS * 1000));
   }
 
   /** Those of the sessions held here that an admin ended. */
