@@ -79,7 +79,4 @@ export class TerminalSessionEntity {
   @Column({ name: 'exit_code', type: 'integer', nullable: true })
   exitCode: number | null;
 
-  /** The asciicast v2 recording (RMM_TERMINAL_RECORDING=true), kept RMM_TERMINAL_RECORDING_DAYS. */
-  @Column({ type: 'text', nullable: true })
-  recording: string | null;
 }

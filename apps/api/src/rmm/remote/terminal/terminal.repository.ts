@@ -60,7 +60,7 @@ export class TerminalRepository {
       if (agent.n >= limits.perAgent) return 'agent';
       const [caller] = await this.tx.rows<{ n: number }>(`SELECT count(*)::int AS n FROM terminal_sessions WHERE caller = $1 AND ${COUNTS}`, [s.caller, s.createdAt]);
       if (caller.n >= limits.perCaller) return 'caller';
-      return this.sessions.save(this.sessions.create({ ...s, openedAt: null, heldUntil: null, closedAt: null, bytesIn: 0, bytesOut: 0, endReason: null, exitCode: null, recording: null }));
+      return this.sessions.save(this.sessions.create({ ...s, openedAt: null, heldUntil: null, closedAt: null, bytesIn: 0, bytesOut: 0, endReason: null, exitCode: null }));
     });
   }
 
