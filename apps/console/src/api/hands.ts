@@ -65,7 +65,7 @@ async function call<T>(method: string, url: string, body?: unknown, signal?: Abo
 
 async function answer<T>(res: Response): Promise<T> {
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

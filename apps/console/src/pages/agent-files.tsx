@@ -60,7 +60,7 @@ export default function FilesPanel({ agentId, canWrite }: { agentId: string; can
 
   return (
     <div className="files-panel">
-      <form className="path-bar" role="search" aria-label="Folder" onSubmit={submit}>
+      <form className="path-bar" aria-label="Folder path" onSubmit={submit}>
         <label htmlFor={`files-path-${agentId}`}>Path</label>
         <input id={`files-path-${agentId}`} value={typed} onChange={(e) => setTyped(e.target.value)} spellCheck={false} autoComplete="off" />
         <button type="submit" className="secondary">
@@ -166,7 +166,7 @@ type UploadPhase =
   | { kind: 'confirm'; name: string; path: string; sha256: string; file: File }
   | { kind: 'sending'; name: string; path: string; received: number; size: number; reconnecting: boolean }
   | { kind: 'interrupted'; name: string; path: string; received: number; size: number; upload: Upload }
-  | { kind: 'done'; name: string; path: string }
+  | { kind: 'done'; name: string; path: string; received: number; size: number }
   | { kind: 'failed'; name: string; error: string };
 
 const percent = (part: number, whole: number) => (whole === 0 ? 100 : Math.floor((part / whole) * 100));
@@ -191,7 +191,7 @@ function UploadControl({ agentId, dir, onDone }: { agentId: string; dir: string;
         },
         signal,
       );
-      setPhase({ kind: 'done', name, path });
+      setPhase({ kind: 'done', name, path, received: up.file.size, size: up.file.size });
       void qc.invalidateQueries({ queryKey: ['agent-files', agentId] });
       onDone();
     } catch (err) {
@@ -258,7 +258,8 @@ function UploadControl({ agentId, dir, onDone }: { agentId: string; dir: string;
           Computing the checksum of {phase.name}… {percent(phase.hashed, phase.size)} %
         </p>
       )}
-      {(phase.kind === 'sending' || phase.kind === 'interrupted') && (
+      {/* (left at 100 % once done, beside the "Uploaded" line) */}
+      {(phase.kind === 'sending' || phase.kind === 'interrupted' || phase.kind === 'done') && (
         <div className="upload-progress">
           <label htmlFor={`${inputId}-progress`}>Uploading {phase.name}</label>
           <progress id={`${inputId}-progress`} value={phase.received} max={Math.max(phase.size, 1)} />
