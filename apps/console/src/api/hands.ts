@@ -20,7 +20,7 @@ export interface TerminalSession {
   expires_in: number;
 }
 
-export type FileType = 'file' | 'dir' | 'link' | 'other';
+type FileType = 'file' | 'dir' | 'link' | 'other';
 
 export interface FileEntry {
   name: string;

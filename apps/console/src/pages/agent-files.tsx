@@ -13,7 +13,7 @@ import { beginUpload, sendChunks, sha256Hex, UploadInterrupted, type Upload } fr
  */
 
 /** 1536 → "1.5 KiB": binary units, as `ls -h` counts. */
-export function humanSize(bytes: number): string {
+function humanSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let n = bytes / 1024;
@@ -25,10 +25,10 @@ export function humanSize(bytes: number): string {
   return `${n < 10 ? n.toFixed(1) : Math.round(n)} ${units[i]}`;
 }
 
-export const joinPath = (dir: string, name: string): string => (dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`);
+const joinPath = (dir: string, name: string): string => (dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`);
 
 /** '/var/log' → '/var'; '/var' → '/'; '/' → '/'. */
-export function parentPath(path: string): string {
+function parentPath(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
   const cut = trimmed.lastIndexOf('/');
   return cut <= 0 ? '/' : trimmed.slice(0, cut);
@@ -60,7 +60,7 @@ export default function FilesPanel({ agentId, canWrite }: { agentId: string; can
 
   return (
     <div className="files-panel">
-      <form className="path-bar" aria-label="Folder path" onSubmit={submit}>
+      <form className="path-bar" onSubmit={submit}>
         <label htmlFor={`files-path-${agentId}`}>Path</label>
         <input id={`files-path-${agentId}`} value={typed} onChange={(e) => setTyped(e.target.value)} spellCheck={false} autoComplete="off" />
         <button type="submit" className="secondary">

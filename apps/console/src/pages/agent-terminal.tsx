@@ -21,7 +21,7 @@ import { allowXtermUnderCsp } from '../components/xterm-csp';
 type Phase = { kind: 'idle' } | { kind: 'opening' } | { kind: 'open' } | { kind: 'ended'; why: string } | { kind: 'failed'; error: string };
 
 /** What the operator reads when the session ends: the close reason, with the exit code when the shell exited. */
-export function endedText(reason: string, exitCode: number | null): string {
+function endedText(reason: string, exitCode: number | null): string {
   const why = reason || 'connection lost';
   return why === 'exit' && exitCode !== null ? `Session ended: exit (code ${exitCode})` : `Session ended: ${why}`;
 }
