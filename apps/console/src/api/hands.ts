@@ -43,7 +43,7 @@ export interface UploadStarted {
   received: number;
 }
 
-export type UploadStatus = 'pending' | 'receiving' | 'done' | 'failed' | (string & {});
+export type UploadStatus = 'open' | 'done' | 'failed' | 'expired';
 
 export interface UploadState {
   upload_id: string;

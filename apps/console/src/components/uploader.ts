@@ -78,14 +78,18 @@ export async function sendChunks(up: Upload, received: number, on: UploadEvents,
     } catch (err) {
       if (signal?.aborted) throw err;
       if (err instanceof ApiError) {
+        if (err.status !== 409) throw err;
         const has = (err.body as { received?: unknown } | undefined)?.received;
-        // 409: the offset was not what the server has (a chunk it got whose answer was lost): go on from its count.
-        if (err.status !== 409 || typeof has !== 'number') throw err;
-        received = has;
-        on.progress(received);
-        continue;
+        // 409 with `received`: the offset was not what the server has (a chunk it got whose answer was lost): go on
+        // from its count. Without: another PUT of it is under way (the browser may send a request again after a
+        // connection it reused went away): asked again below, after a pause, as for a dropped connection.
+        if (typeof has === 'number') {
+          received = has;
+          on.progress(received);
+          continue;
+        }
       }
-      // anything else: the connection dropped (fetch rejects with a TypeError), handled below
+      // else the connection dropped (fetch rejects with a TypeError): handled below
     }
     if (answer) {
       received = answer.received;
@@ -111,10 +115,11 @@ export async function sendChunks(up: Upload, received: number, on: UploadEvents,
         on.progress(state.size);
         return;
       }
+      if (state.status !== 'open') throw new Error(`The upload is ${state.status}: start it again`);
       received = state.received;
       on.progress(received);
     } catch (err) {
-      if (err instanceof ApiError) throw err;
+      if (err instanceof ApiError || !(err instanceof TypeError)) throw err;
       // still unreachable: the next round tries the PUT (and then this) again
     }
   }
