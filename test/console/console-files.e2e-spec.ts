@@ -11,7 +11,8 @@ import { until } from '../utils/wait';
 
 /**
  * Issue 32's Files tab, in Debian's Chromium driven by playwright-core against the real server and a real agent
- * process: a technician browses a folder the test made (into a subfolder and back up with ".."), downloads a
+ * process: a technician browses a folder the test made (into a subfolder and back up with "..", a long one by
+ * pages), downloads a
  * file (the bytes on disk), uploads a 3 MiB file in chunks with the progress bar reaching 100 % (the file on the
  * agent's disk is the one sent), replaces it after confirming, and goes on after a dropped connection; a path that
  * does not exist shows the server's reason. No CSP violation and nothing serious for axe.
@@ -129,6 +130,21 @@ if (!CHROMIUM) {
       await page.getByLabel('Path').fill(join(tree, 'no-such-folder'));
       await page.getByRole('button', { name: 'Go' }).click();
       await page.getByRole('alert').filter({ hasText: 'no such file or directory' }).waitFor();
+    }, 90_000);
+
+    it('shows a long folder by pages: Load more reads the next one', async () => {
+      // The server answers 1,000 entries a page.
+      const long = join(work, 'long');
+      mkdirSync(long);
+      for (let i = 0; i < 1005; i++) writeFileSync(join(long, `f${String(i).padStart(4, '0')}.txt`), '');
+      const page = await newPage();
+      await signIn(page);
+      await openFolder(page, long);
+      const rows = contents(page, long).locator('tbody tr');
+      await until('the first page', async () => (await rows.count()) === 1001); // with ".."
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await until('both pages', async () => (await rows.count()) === 1006);
+      await expect(page.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0);
     }, 90_000);
 
     it('downloads a file: the bytes saved are the file’s', async () => {
