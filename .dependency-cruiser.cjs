@@ -4,7 +4,7 @@
 const SRC = '^apps/api/src/';
 const RMM = `${SRC}rmm/`;
 /** rmm's areas, lowest first: each may import the ground (rmm/common) and the areas before it, never one after. */
-const AREAS = ['access', 'tenancy', 'alerting', 'fleet', 'automation'];
+const AREAS = ['access', 'tenancy', 'alerting', 'fleet', 'automation', 'remote'];
 /** What sits above every area: the events WebSockets, the bootstrap, the module that assembles them. */
 const TOP = ['events', 'bootstrap'];
 const FEATURES = ['rmm', 'platform', 'enroll', 'health', 'cli', 'console', 'openapi', 'settings'];
@@ -125,7 +125,7 @@ module.exports = {
     reporterOptions: {
       // The picture in docs/architecture.md: one box per folder.
       dot: {
-        collapsePattern: '^(apps/api/src/rmm/(access|tenancy|alerting|fleet|automation)/[^/]+|apps/api/src/rmm/common/[^/]+|apps/api/src/[^/]+|libs/[^/]+)/',
+        collapsePattern: '^(apps/api/src/rmm/(access|tenancy|alerting|fleet|automation|remote)/[^/]+|apps/api/src/rmm/common/[^/]+|apps/api/src/[^/]+|libs/[^/]+)/',
       },
     },
   },

@@ -27,6 +27,7 @@ const { runAgentBinariesBench, agentBinariesMarkdown, updateAgentBinariesDoc } =
 const { runAgentUpdatesBench, agentUpdatesMarkdown, updateAgentUpdatesDoc } = require('./agent-updates');
 const { runNotificationsBench, notificationsMarkdown, updateNotificationsDoc } = require('./notifications');
 const { runPoliciesBench, policiesMarkdown, updatePoliciesDoc } = require('./policies');
+const { runHandsBench, handsMarkdown, updateHandsDoc } = require('./hands');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(__dirname, 'results');
@@ -195,6 +196,16 @@ async function main() {
     log(`policies bench failed: ${err.message}`);
   }
 
+  // The terminal and file transfer (issue 32): keystroke to echo against a direct PTY, a 1 GiB file each way
+  // against plain loopback HTTP, and runscript under 100 sessions printing 1 MiB/s against runscript alone.
+  try {
+    log('terminal and files (bench/hands.js)…');
+    result.hands = await runHandsBench({ baseUrl: base, fileMib: 1024, sessions: 100, log });
+  } catch (err) {
+    result.hands = { error: err.message };
+    log(`terminal and files bench failed: ${err.message}`);
+  }
+
   // Two instances over Redis (when REDIS_URL names one on this machine): the requested count split over two
   // server processes on one database, runscript across them. Not clamped: each process holds half.
   try {
@@ -251,6 +262,10 @@ async function main() {
   if (result.policies && !result.policies.error) {
     updatePoliciesDoc(result.policies);
     console.log(`\nAutomation policies (issue 31):\n\n${policiesMarkdown(result.policies)}`);
+  }
+  if (result.hands && !result.hands.error) {
+    updateHandsDoc(result.hands);
+    console.log(`\nTerminal and files (issue 32):\n\n${handsMarkdown(result.hands)}`);
   }
   if (result.agentBinaries && !result.agentBinaries.error) {
     const binariesTable = agentBinariesMarkdown(result.agentBinaries);

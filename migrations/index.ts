@@ -24,6 +24,7 @@ import { Policies1765000000000 } from './1765000000000-policies';
 import { AuditChanges1765000000900 } from './1765000000900-audit-changes';
 import { CustomFields1765000100000 } from './1765000100000-custom-fields';
 import { Sessions1765100000000 } from './1765100000000-sessions';
+import { TerminalRecordings1765100500000 } from './1765100500000-terminal-recordings';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -52,4 +53,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AuditChanges1765000000900,
   CustomFields1765000100000,
   Sessions1765100000000,
+  TerminalRecordings1765100500000,
 ];

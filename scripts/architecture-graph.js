@@ -14,7 +14,7 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const DOC = path.join(root, 'docs', 'architecture.md');
 const SRC = 'apps/api/src/';
-const AREAS = ['access', 'tenancy', 'alerting', 'fleet', 'automation'];
+const AREAS = ['access', 'tenancy', 'alerting', 'fleet', 'automation', 'remote'];
 // One node per folder: an area's feature folder, any other folder of rmm/, any top folder of apps/api/src, a lib.
 const COLLAPSE = `^(${SRC}rmm/(${AREAS.join('|')})/[^/]+|${SRC}rmm/[^/]+|${SRC}[^/]+|libs/[^/]+)/`;
 

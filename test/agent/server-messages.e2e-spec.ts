@@ -58,8 +58,8 @@ describe('the reference agent refuses what is not a message of the protocol, and
     expect(result).toEqual({ type: 'result', id: 'r2', ok: true, result: { retcode: 0, stdout: 'alive\n', stderr: '', executionTime: expect.any(Number), timedOut: false } });
     const errors = [
       'not JSON: every message is one JSON object',
-      'binary frames are not part of the protocol: send JSON text',
-      'unknown message type "shell.open": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall (docs/agent-protocol.md)',
+      'binary frame too short: a session frame is a 21-byte header and 1–32768 bytes',
+      'unknown message type "shell.open": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall, files.list, files.upload.begin, files.upload.finish, files.upload.abort, session.open, session.ack, session.control, session.close (docs/agent-protocol.md)',
       'invalid script.run: /args must be array',
       'invalid checks.sync: /checks/0/id must be integer',
       'invalid hello: /agent_id must match pattern "^[0-9]{1,10}$"',

@@ -125,7 +125,8 @@ describe('docs/agent-protocol.md against the messages of libs/protocol (both end
     expect(commands.sort()).toEqual(Object.keys(COMMAND_ANSWERS).sort());
     const result = agentRows.find((row) => typeOf(row) === 'result')!;
     for (const [command, answer] of Object.entries(COMMAND_ANSWERS)) {
-      const documented = /`result: \{([^}]*)\}`/.exec(result[1])?.[1].split(',').map((f) => f.trim());
+      // each command's result, after its name: "for `files.list` `result: {path, entries, next_cursor}`"
+      const documented = new RegExp(`\`${command.replace(/\./g, '\\.')}\`[^\`]*\`result: \\{([^}]*)\\}\``).exec(result[1])?.[1].split(',').map((f) => f.trim()).filter(Boolean);
       expect([command, documented]).toEqual([command, Object.keys(answer.anyOf[0].properties.result.properties)]);
     }
   });

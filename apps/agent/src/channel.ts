@@ -163,6 +163,11 @@ export class AgentChannel {
     };
     const connection: Connection = {
       send,
+      sendBinary: (bytes) => {
+        if (ws.readyState !== WebSocket.OPEN) return false;
+        ws.send(bytes, { binary: true });
+        return true;
+      },
       greet: (hello: HelloMessage) => {
         greeted = true;
         const every = hello.heartbeat_seconds * 1000;
@@ -189,7 +194,8 @@ export class AgentChannel {
     ws.on('error', (err) => this.log(`connection error: ${err.message}`));
     ws.on('message', (data, isBinary) => {
       alive();
-      this.handlers.receive(isBinary ? null : data.toString(), connection);
+      if (isBinary) this.handlers.receiveBinary(Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data), connection);
+      else this.handlers.receive(data.toString(), connection);
     });
     ws.on('close', (code, reason) => {
       clearInterval(heartbeat);

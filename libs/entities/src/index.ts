@@ -29,6 +29,7 @@ import { CustomFieldEntity, CustomFieldValueEntity } from './custom-field.entity
 import { PolicyCheckEntity, PolicyEntity, PolicyOverrideEntity, PolicyTaskEntity } from './policy.entity';
 import { TaskRunEntity } from './task-run.entity';
 import { TerminalSessionEntity } from './terminal-session.entity';
+import { TerminalRecordingChunkEntity } from './terminal-recording-chunk.entity';
 import { FileUploadEntity } from './file-upload.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
@@ -37,6 +38,7 @@ export * from './enums';
 export * from './notification-events';
 export {
   TerminalSessionEntity,
+  TerminalRecordingChunkEntity,
   FileUploadEntity,
   AgentEntity,
   AgentUpdateEntity,
@@ -128,5 +130,6 @@ export const ALL_ENTITIES = [
   CustomFieldEntity,
   CustomFieldValueEntity,
   TerminalSessionEntity,
+  TerminalRecordingChunkEntity,
   FileUploadEntity,
 ];

@@ -35,6 +35,14 @@ describe('the generated agent validators (libs/protocol/src/generated/agent-vali
     error: { type: 'error', message: 'invalid check.result: /checkId must be integer' },
     'update.available': { type: 'update.available', version: '0.1.1', target: 'linux-amd64', url: '/agent/v1/download/linux-amd64', sha256: 'ab'.repeat(32), size: 10, signature: 'c2ln' },
     'agent.uninstall': { type: 'agent.uninstall', id: 'u1' },
+    'files.list': { type: 'files.list', id: 'f1', path: '/tmp', cursor: null },
+    'files.upload.begin': { type: 'files.upload.begin', id: 'f2', upload: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', path: '/tmp/a.bin', size: 10, overwrite: false },
+    'files.upload.finish': { type: 'files.upload.finish', id: 'f3', upload: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', path: '/tmp/a.bin', size: 10, sha256: 'ab'.repeat(32), overwrite: false },
+    'files.upload.abort': { type: 'files.upload.abort', id: 'f4', upload: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', path: '/tmp/a.bin' },
+    'session.open': { type: 'session.open', session: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', kind: 'terminal', params: { cols: 80, rows: 24 } },
+    'session.ack': { type: 'session.ack', session: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', seq: 3 },
+    'session.control': { type: 'session.control', session: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', control: { type: 'resize', cols: 120, rows: 50 } },
+    'session.close': { type: 'session.close', session: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', reason: 'closed' },
     registered: { agent_id: '12', agent_secret: 'agt_x', hostname: 'h', client: 1, site: 2, reenrolled: false },
   };
   /** Each bound the schemas set (minimum, maximum, minLength, maxLength): values on it and on either side of it. */

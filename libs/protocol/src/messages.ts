@@ -1,4 +1,5 @@
 import { Static, TSchema, Type } from '@sinclair/typebox';
+import { SESSION_ID_PATTERN, SESSION_KINDS, SESSION_REASON_MAX } from './sessions';
 import { AGENT_HOSTNAME_MAX, AGENT_HOSTNAME_PATTERN, AGENT_TARGETS, CHECK_STATUSES, MonitoringType, PG_INT_MAX, PLATFORMS, REFUSAL_MAX } from './constants';
 
 /**
@@ -99,6 +100,39 @@ export const AgentErrorSchema = Type.Object({
   message: Printable(REFUSAL_MAX, 1),
 });
 
+// Sessions (docs/agent-protocol.md, "Sessions"; the binary frames and windows: sessions.ts). Both ends send
+// session.ack and session.close; the server opens, the agent answers session.opened.
+const SessionId = Type.String({ pattern: SESSION_ID_PATTERN });
+const Seq = Type.Integer({ minimum: 0, maximum: 4_294_967_295 });
+
+/** The agent opened the session: what it knows of it (file.read: {size, sha256, mtime}; terminal: {pty, shell}). */
+export const SessionOpenedSchema = Type.Object({
+  type: Type.Literal('session.opened'),
+  session: SessionId,
+  info: Type.Unsafe<Record<string, unknown>>(Type.Object({})),
+});
+
+/** The receiver consumed every data frame up to `seq` of this session (cumulative): the sender's window frees. */
+export const SessionAckSchema = Type.Object({
+  type: Type.Literal('session.ack'),
+  session: SessionId,
+  seq: Seq,
+});
+
+/**
+ * The session ends (either end; the other end answers nothing). `reason`: `exit` (a terminal's shell ended, with
+ * `code`), `end` (every byte sent), `closed`, or why it failed (`no such file or directory`); `error`: true when
+ * it failed; `received`: file.write's bytes written.
+ */
+export const SessionCloseSchema = Type.Object({
+  type: Type.Literal('session.close'),
+  session: SessionId,
+  reason: Type.String({ minLength: 1, maxLength: SESSION_REASON_MAX }),
+  code: Type.Optional(Type.Union([Type.Integer({ minimum: -2_147_483_648, maximum: 4_294_967_295 }), Type.Null()])),
+  error: Type.Optional(Type.Boolean()),
+  received: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+
 /** Every message an agent may send, by `type`. */
 export const AGENT_MESSAGES = {
   heartbeat: HeartbeatSchema,
@@ -107,6 +141,9 @@ export const AGENT_MESSAGES = {
   'check.result': CheckResultSchema,
   'update.failed': UpdateFailedSchema,
   error: AgentErrorSchema,
+  'session.opened': SessionOpenedSchema,
+  'session.ack': SessionAckSchema,
+  'session.close': SessionCloseSchema,
 } as const;
 export type AgentMessageType = keyof typeof AGENT_MESSAGES;
 
@@ -132,9 +169,43 @@ const answerOf = <T extends TSchema>(result: T) =>
     Type.Object({ ok: Type.Literal(false), error: Type.String({ minLength: 1 }) }),
   ]);
 
-/** The answer each command expects (a command: a server message with an `id`, answered with `result`). */
+/** One entry of a directory (files.list). */
+export const FileEntrySchema = Type.Object({
+  name: Type.String(),
+  type: OneOf(['file', 'dir', 'link', 'other'] as const),
+  size: Type.Number({ minimum: 0 }),
+  /** The permission bits, octal (`0644`). */
+  mode: Type.String(),
+  /** ISO 8601. */
+  mtime: Type.String(),
+});
+export type FileEntry = Static<typeof FileEntrySchema>;
+
+export const FilesListAnswerSchema = Type.Object({
+  path: Type.String(),
+  entries: Type.Array(FileEntrySchema, { maxItems: 1000 }),
+  /** The next page's cursor; null on the last page. */
+  next_cursor: Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]),
+});
+
+/** files.upload.begin: bytes already in the temporary file (a resumed upload goes on from there). */
+export const FilesUploadBeginAnswerSchema = Type.Object({ received: Type.Number({ minimum: 0 }) });
+/** files.upload.finish: the file is in place, with this size and SHA-256. */
+export const FilesUploadFinishAnswerSchema = Type.Object({ size: Type.Number({ minimum: 0 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+export const FilesUploadAbortAnswerSchema = Type.Object({});
+
+/**
+ * The answer each command expects (a command: a server message with an `id`, answered with `result`). The files
+ * commands refuse with the agent's own words for the system's error: `no such file or directory`, `permission
+ * denied`, `not a directory`, `is a directory`, `file exists`, `checksum mismatch: …` (the server maps them to
+ * 404, 403, 400, 400, 409, 422).
+ */
 export const COMMAND_ANSWERS = {
   'script.run': answerOf(ScriptRunAnswerSchema),
+  'files.list': answerOf(FilesListAnswerSchema),
+  'files.upload.begin': answerOf(FilesUploadBeginAnswerSchema),
+  'files.upload.finish': answerOf(FilesUploadFinishAnswerSchema),
+  'files.upload.abort': answerOf(FilesUploadAbortAnswerSchema),
 } as const;
 export type Command = keyof typeof COMMAND_ANSWERS;
 export type CommandAnswer<K extends Command> = Static<(typeof COMMAND_ANSWERS)[K]>;
@@ -218,6 +289,64 @@ export const AgentUninstallSchema = Type.Object({
   id: Type.Optional(Type.String()),
 });
 
+/** List a directory: at most 1,000 entries a page, sorted by name; `cursor`: the previous page's next_cursor. */
+export const FilesListSchema = Type.Object({
+  type: Type.Literal('files.list'),
+  id: RequestId,
+  path: Type.String({ minLength: 1, maxLength: 4096 }),
+  cursor: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+});
+
+/**
+ * Start (or resume) an upload: the agent checks the target (its directory exists; not a directory; absent unless
+ * `overwrite`) and keeps the bytes in a temporary file beside it (`.<name>.rmm-upload-<upload>`).
+ */
+export const FilesUploadBeginSchema = Type.Object({
+  type: Type.Literal('files.upload.begin'),
+  id: RequestId,
+  upload: SessionId,
+  path: Type.String({ minLength: 1, maxLength: 4096 }),
+  size: Type.Number({ minimum: 0 }),
+  overwrite: Type.Boolean(),
+});
+
+/** Every byte is in: the agent checks the temporary file's SHA-256 and renames it into place (a mismatch: removed). */
+export const FilesUploadFinishSchema = Type.Object({
+  type: Type.Literal('files.upload.finish'),
+  id: RequestId,
+  upload: SessionId,
+  path: Type.String({ minLength: 1, maxLength: 4096 }),
+  size: Type.Number({ minimum: 0 }),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  overwrite: Type.Boolean(),
+});
+
+/** The upload is given up (expired or cancelled): the temporary file is removed. */
+export const FilesUploadAbortSchema = Type.Object({
+  type: Type.Literal('files.upload.abort'),
+  id: RequestId,
+  upload: SessionId,
+  path: Type.String({ minLength: 1, maxLength: 4096 }),
+});
+
+/**
+ * Open a session of `kind` (sessions.ts): terminal {cols, rows, shell?}; file.read {path, offset, length?};
+ * file.write {upload, path, offset}. The agent answers session.opened, or session.close with `error: true`.
+ */
+export const SessionOpenSchema = Type.Object({
+  type: Type.Literal('session.open'),
+  session: SessionId,
+  kind: OneOf(SESSION_KINDS),
+  params: Type.Unsafe<Record<string, unknown>>(Type.Object({})),
+});
+
+/** A control message for the session's kind: terminal {type: "resize", cols, rows}. */
+export const SessionControlSchema = Type.Object({
+  type: Type.Literal('session.control'),
+  session: SessionId,
+  control: Type.Unsafe<Record<string, unknown>>(Type.Object({ type: Type.String() })),
+});
+
 /** Every message the server may send an agent, by `type`. */
 export const SERVER_MESSAGES = {
   hello: HelloSchema,
@@ -226,6 +355,14 @@ export const SERVER_MESSAGES = {
   error: ServerErrorSchema,
   'update.available': UpdateAvailableSchema,
   'agent.uninstall': AgentUninstallSchema,
+  'files.list': FilesListSchema,
+  'files.upload.begin': FilesUploadBeginSchema,
+  'files.upload.finish': FilesUploadFinishSchema,
+  'files.upload.abort': FilesUploadAbortSchema,
+  'session.open': SessionOpenSchema,
+  'session.ack': SessionAckSchema,
+  'session.control': SessionControlSchema,
+  'session.close': SessionCloseSchema,
 } as const;
 export type ServerMessageType = keyof typeof SERVER_MESSAGES;
 
@@ -280,3 +417,8 @@ export type ScriptOutputMessage = AgentMessageOf<'script.output'>;
 export type CheckResultMessage = AgentMessageOf<'check.result'>;
 export type UpdateFailedMessage = AgentMessageOf<'update.failed'>;
 export type AgentErrorMessage = AgentMessageOf<'error'>;
+export type SessionOpenMessage = ServerMessageOf<'session.open'>;
+export type SessionControlMessage = ServerMessageOf<'session.control'>;
+export type SessionAckMessage = AgentMessageOf<'session.ack'>;
+export type SessionCloseMessage = AgentMessageOf<'session.close'>;
+export type SessionOpenedMessage = AgentMessageOf<'session.opened'>;

@@ -60,7 +60,7 @@ export class SendWindow {
   private nextSeq = 0;
   private unacked: Array<{ seq: number; bytes: number }> = [];
   private inFlight = 0;
-  private waiters: Array<() => void> = [];
+  private waiters: Array<{ bytes: number; resolve: () => void }> = [];
 
   constructor(private readonly size = SESSION_WINDOW) {}
 
@@ -69,9 +69,12 @@ export class SendWindow {
     return this.inFlight;
   }
 
-  /** True while another frame may go. */
-  open(): boolean {
-    return this.inFlight < this.size;
+  /**
+   * True while a frame of `bytes` may go: with it, no more than the window is in flight (a frame that does not end on
+   * a 32 KiB boundary would otherwise overshoot the receiver's window, which refuses it).
+   */
+  open(bytes = 1): boolean {
+    return this.inFlight + Math.min(bytes, this.size) <= this.size;
   }
 
   /** Records a frame of `bytes` as sent; returns its seq. */
@@ -88,18 +91,22 @@ export class SendWindow {
     const i = this.unacked.findIndex((f) => f.seq === seq);
     if (i < 0) return false;
     for (const f of this.unacked.splice(0, i + 1)) this.inFlight -= f.bytes;
-    if (this.open()) for (const w of this.waiters.splice(0)) w();
+    const waiting = this.waiters.splice(0);
+    for (const w of waiting) {
+      if (this.open(w.bytes)) w.resolve();
+      else this.waiters.push(w);
+    }
     return true;
   }
 
-  /** Resolves when another frame may go (at once when open). */
-  room(): Promise<void> {
-    return this.open() ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  /** Resolves when a frame of `bytes` may go (at once when open). */
+  room(bytes = 1): Promise<void> {
+    return this.open(bytes) ? Promise.resolve() : new Promise((resolve) => this.waiters.push({ bytes, resolve }));
   }
 
   /** Ends every wait (the session closed): the writers see the close by their own means. */
   release(): void {
-    for (const w of this.waiters.splice(0)) w();
+    for (const w of this.waiters.splice(0)) w.resolve();
   }
 }
 

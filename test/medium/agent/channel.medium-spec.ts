@@ -55,8 +55,9 @@ describe('the agent channel, against a server that sends what is not a message o
       expect(result).toMatchObject({ type: 'result', id: 'r2', ok: true, result: { retcode: 0, stdout: 'alive\n' } });
       const errors = [
         'not JSON: every message is one JSON object',
-        'binary frames are not part of the protocol: send JSON text',
-        'unknown message type "shell.open": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall (docs/agent-protocol.md)',
+        // (binary frames carry sessions' bytes: docs/agent-protocol.md, "Sessions")
+        'binary frame too short: a session frame is a 21-byte header and 1–32768 bytes',
+        'unknown message type "shell.open": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall, files.list, files.upload.begin, files.upload.finish, files.upload.abort, session.open, session.ack, session.control, session.close (docs/agent-protocol.md)',
         'invalid script.run: /timeoutSeconds must be integer',
       ];
       // the server's own error is logged, never answered (no ping-pong); r1 never ran (no result, no output)

@@ -11,6 +11,8 @@ export type SendCurrent = (message: AgentMessage) => boolean;
 export interface Connection {
   /** Sends on this connection (an answer goes where its request came from); false once it is closed (not sent). */
   send(message: AgentMessage | string): boolean;
+  /** Sends a binary frame (a session's bytes) on this connection; false once it is closed (not sent). */
+  sendBinary(bytes: Uint8Array): boolean;
   /** The server greeted this connection (hello): it is up, and its heartbeats start. */
   greet(hello: HelloMessage): void;
 }
@@ -19,6 +21,8 @@ export interface Connection {
 export interface Handler<K extends ServerMessageType = ServerMessageType> {
   readonly type: K;
   handle(message: ServerMessageOf<K>, connection: Connection): void | Promise<void>;
+  /** The server's binary frames (one handler takes them: sessions): undefined when taken, else why it is refused. */
+  binary?(bytes: Uint8Array, connection: Connection): string | undefined;
   /** The connection dropped: what lives only while connected stops. */
   disconnected?(): void;
   /** The agent is stopping. */

@@ -10,7 +10,7 @@ import { HandlerRegistry, REFUSALS_LOGGED_PER_MINUTE } from './registry';
 const connection = (): Connection & { sent: Array<AgentMessage | string>; greeted: unknown[] } => {
   const sent: Array<AgentMessage | string> = [];
   const greeted: unknown[] = [];
-  return { sent, greeted, send: (m) => (sent.push(m), true), greet: (h) => void greeted.push(h) };
+  return { sent, greeted, send: (m) => (sent.push(m), true), sendBinary: () => true, greet: (h) => void greeted.push(h) };
 };
 
 /** A handler of `type` that keeps what it is given. */
@@ -26,6 +26,14 @@ const valid: Record<ServerMessageType, Record<string, unknown>> = {
   error: { type: 'error', message: 'invalid check.result: /checkId must be integer' },
   'update.available': { type: 'update.available', version: '0.1.1', target: 'linux-amd64', url: '/agent/v1/download/linux-amd64', sha256: 'ab'.repeat(32), size: 10, signature: 'c2ln' },
   'agent.uninstall': { type: 'agent.uninstall' },
+  'files.list': { type: 'files.list', id: 'f1', path: '/tmp', cursor: null },
+  'files.upload.begin': { type: 'files.upload.begin', id: 'f2', upload: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', path: '/tmp/a.bin', size: 10, overwrite: false },
+  'files.upload.finish': { type: 'files.upload.finish', id: 'f3', upload: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', path: '/tmp/a.bin', size: 10, sha256: 'ab'.repeat(32), overwrite: false },
+  'files.upload.abort': { type: 'files.upload.abort', id: 'f4', upload: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', path: '/tmp/a.bin' },
+  'session.open': { type: 'session.open', session: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', kind: 'terminal', params: { cols: 80, rows: 24 } },
+  'session.ack': { type: 'session.ack', session: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', seq: 3 },
+  'session.control': { type: 'session.control', session: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', control: { type: 'resize', cols: 120, rows: 50 } },
+  'session.close': { type: 'session.close', session: '0b6f3a0e-8c1d-4f8e-9d2a-5e7b1c3d4f60', reason: 'closed' },
 };
 
 describe('the agent reads the server: each message checked against its schema, then to its handler', () => {
@@ -60,9 +68,9 @@ describe('the agent reads the server: each message checked against its schema, t
       [null, 'binary frames are not part of the protocol: send JSON text'],
       ['{', 'not JSON: every message is one JSON object'],
       ['[1]', 'every message is one JSON object {type, …}'],
-      ['{"type":{"toString":1}}', 'unknown message type: rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall (docs/agent-protocol.md)'],
-      ['{"type":"__proto__"}', 'unknown message type "__proto__": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall (docs/agent-protocol.md)'],
-      [JSON.stringify({ type: 'shell.open', id: 's1', secret }), 'unknown message type "shell.open": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall (docs/agent-protocol.md)'],
+      ['{"type":{"toString":1}}', 'unknown message type: rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall, files.list, files.upload.begin, files.upload.finish, files.upload.abort, session.open, session.ack, session.control, session.close (docs/agent-protocol.md)'],
+      ['{"type":"__proto__"}', 'unknown message type "__proto__": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall, files.list, files.upload.begin, files.upload.finish, files.upload.abort, session.open, session.ack, session.control, session.close (docs/agent-protocol.md)'],
+      [JSON.stringify({ type: 'shell.open', id: 's1', secret }), 'unknown message type "shell.open": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall, files.list, files.upload.begin, files.upload.finish, files.upload.abort, session.open, session.ack, session.control, session.close (docs/agent-protocol.md)'],
       [JSON.stringify({ ...valid['script.run'], body: secret, timeoutSeconds: '5' }), 'invalid script.run: /timeoutSeconds must be integer'],
       [JSON.stringify({ ...valid['script.run'], body: secret, args: [secret, 3] }), 'invalid script.run: /args/1 must be string'],
       [JSON.stringify({ ...valid['script.run'], id: undefined }), 'invalid script.run: /id is required'],
@@ -84,7 +92,7 @@ describe('the agent reads the server: each message checked against its schema, t
     const { registry, conn } = setup();
     registry.receive(JSON.stringify({ type: `a\nb${'x'.repeat(2_000)}` }), conn);
     const [{ message }] = conn.sent as Array<{ message: string }>;
-    expect(message).toBe(`unknown message type "a\\nb${'x'.repeat(61)}": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall (docs/agent-protocol.md)`);
+    expect(message).toBe(`unknown message type "a\\nb${'x'.repeat(61)}": rmm-agent 0.1.0 knows hello, script.run, checks.sync, error, update.available, agent.uninstall, files.list, files.upload.begin, files.upload.finish, files.upload.abort, session.open, session.ack, session.control, session.close (docs/agent-protocol.md)`);
     expect(message.length).toBeLessThanOrEqual(1_000);
   });
 

@@ -40,6 +40,23 @@ export class HandlerRegistry {
     return [...this.byType.keys()];
   }
 
+  /** A binary frame from the server: a session's bytes (the handler that takes them), else refused like any frame. */
+  receiveBinary(bytes: Uint8Array, connection: Connection): void {
+    const taker = [...this.byType.values()].find((h) => h.binary);
+    if (!taker) return this.receive(null, connection);
+    let why: string | undefined;
+    try {
+      why = taker.binary!(bytes, connection);
+    } catch (err) {
+      return this.failed('a binary frame', err);
+    }
+    if (why !== undefined) {
+      const message = errorText(why);
+      this.refusals.line(`refused a message of the server: ${message}`);
+      connection.send({ type: 'error', message });
+    }
+  }
+
   /** One frame from the server (null: a binary one), on `connection`. */
   receive(text: string | null, connection: Connection): void {
     const parsed = parseServerMessage(text);

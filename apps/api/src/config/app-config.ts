@@ -121,6 +121,14 @@ export interface AppConfig {
   agentUpdateConcurrency: number;
   /** RMM_QUEUE_MAX_PER_AGENT: at most this many runs queued for one agent (more: 429; docs/security.md, N6). */
   queueMaxPerAgent: number;
+  /** RMM_TERMINAL_IDLE_MINUTES: a terminal without a byte either way this long is closed (`idle`; docs/terminal.md). */
+  terminalIdleMinutes: number;
+  /** RMM_TERMINAL_MAX_HOURS: a terminal open this long is closed (`max_duration`), whatever happens in it. */
+  terminalMaxHours: number;
+  /** RMM_TERMINAL_RECORDING: record every terminal's output as asciicast v2 (docs/terminal.md, "Recording"). */
+  terminalRecording: boolean;
+  /** RMM_TERMINAL_RECORDING_DAYS: recordings are deleted this many days after their session closed. */
+  terminalRecordingDays: number;
   /** RMM_AGENT_UPDATE_OFFER_SECONDS: an offer its agent has not answered this long is released (pending, offered again later). */
   agentUpdateOfferSeconds: number;
   /** RMM_AGENT_UPDATE_HALT_FAILURES: more than this many failed updates to a version within an hour halt its rollout. */
@@ -262,6 +270,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     agentSigningKey: signingSeed(env, 'RMM_AGENT_SIGNING_KEY'),
     agentUpdateConcurrency: integer(env, 'RMM_AGENT_UPDATE_CONCURRENCY', 50, 1, 100_000),
     queueMaxPerAgent: integer(env, 'RMM_QUEUE_MAX_PER_AGENT', 100, 1, 100_000),
+    terminalIdleMinutes: integer(env, 'RMM_TERMINAL_IDLE_MINUTES', 15, 1, 10_080),
+    terminalMaxHours: integer(env, 'RMM_TERMINAL_MAX_HOURS', 8, 1, 720),
+    terminalRecording: boolean(env, 'RMM_TERMINAL_RECORDING', false),
+    terminalRecordingDays: integer(env, 'RMM_TERMINAL_RECORDING_DAYS', 90, 1, 36_500),
     agentUpdateOfferSeconds: integer(env, 'RMM_AGENT_UPDATE_OFFER_SECONDS', 120, 1, 86_400),
     agentUpdateHaltFailures: integer(env, 'RMM_AGENT_UPDATE_HALT_FAILURES', 5, 0, 1_000_000),
     fdHeadroom: optionalInteger(env, 'RMM_FD_HEADROOM', 0, 1_000_000),

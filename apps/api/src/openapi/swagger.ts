@@ -25,6 +25,7 @@ const TAGS: Array<{ name: string; description: string }> = [
   { name: 'operators', description: 'The console\'s people: role admin, technician or viewer, optionally limited to some clients, optional TOTP (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'policies', description: 'Automation policies: checks, tasks and maintenance windows for every agent their targets match, with priorities, exclusions and per-agent overrides (docs/policies.md). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'custom fields', description: 'Named, typed values of agents, sites and clients, filled into scripts\' arguments (docs/custom-fields.md): definitions (admin writes). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
+  { name: 'terminal', description: 'Remote terminals on agents (docs/terminal.md): a session is opened here and used over the WebSocket /rmm/terminal/{session_id}/; every session is listed with its byte counts and end reason. Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'audit', description: 'Who changed what (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'system', description: 'The server about itself: its periodic jobs on every instance, their state and last runs (admin). Authorize: api-key (X-API-KEY). Errors: {detail}.' },
   { name: 'agent', description: "What the agent program calls (/agent/v1): registration with its deployment's uuid as the token. Errors: {detail}." },

@@ -15,6 +15,8 @@ import { PoliciesErrorCode } from './automation/policies/policies.errors';
 import { OverridesErrorCode } from './automation/policies/overrides.errors';
 import { ChecksErrorCode } from './automation/checks/checks.errors';
 import { TasksErrorCode } from './automation/tasks/tasks.errors';
+import { FilesErrorCode, UploadOffsetError } from './remote/files/files.errors';
+import { TerminalErrorCode } from './remote/terminal/terminal.errors';
 
 /** Every code the management backend can answer. */
 export type RmmErrorCode =
@@ -32,7 +34,9 @@ export type RmmErrorCode =
   | OverridesErrorCode
   | ChecksErrorCode
   | TasksErrorCode
-  | CustomFieldsErrorCode;
+  | CustomFieldsErrorCode
+  | FilesErrorCode
+  | TerminalErrorCode;
 
 /**
  * The status of every code under /api/v3 (and the download URLs). A refused action keeps 400 with its
@@ -77,6 +81,20 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [CustomFieldsErrorCode.TooMany]: 400,
   [CustomFieldsErrorCode.HasValues]: 400,
   [CustomFieldsErrorCode.UnknownField]: 400,
+  // The agent's own words for a file's trouble (docs/files.md, "Errors"), and the upload's states.
+  [FilesErrorCode.AgentOffline]: 409,
+  [FilesErrorCode.NoSuchFile]: 404,
+  [FilesErrorCode.PermissionDenied]: 403,
+  [FilesErrorCode.WrongKind]: 400,
+  [FilesErrorCode.FileExists]: 409,
+  [FilesErrorCode.ChecksumMismatch]: 422,
+  [FilesErrorCode.UploadConflict]: 409,
+  [FilesErrorCode.UploadBusy]: 409,
+  [FilesErrorCode.ChunkTooLarge]: 413,
+  [FilesErrorCode.RangeNotSatisfiable]: 416,
+  [FilesErrorCode.AgentFailed]: 502,
+  [TerminalErrorCode.TooMany]: 429,
+  [TerminalErrorCode.Ended]: 409,
 };
 
 /** The spec's fixed texts for the management backend's error bodies. */
@@ -112,6 +130,8 @@ export const rmmErrorSurface: ErrorSurface = {
     if (e.code === OperatorsErrorCode.TotpRequired) return { status, body: { detail: e.message, totp_required: true } };
     // An agent binary's download names the targets there are (GET /agent/v1/download/{target}).
     if (e.code === AgentBinariesErrorCode.UnknownTarget) return { status, body: { detail: e.message, targets: AGENT_TARGETS } };
+    // An upload's chunk at the wrong offset says where the next one goes.
+    if (e.origin instanceof UploadOffsetError) return { status, body: { detail: e.message, received: e.origin.received } };
     // The spec's fixed texts are for the common codes; a module's own refusal says what it is.
     const fixed = e.source !== 'domain' || (Object.values(CommonErrorCode) as string[]).includes(e.code ?? '');
     return { status, body: { detail: (fixed ? DETAIL[status] : undefined) ?? e.message } };

@@ -18,6 +18,8 @@ import { TasksModule } from './automation/tasks/tasks.module';
 import { PoliciesModule } from './automation/policies/policies.module';
 import { PolicyEngineModule } from './automation/policies/policy-engine.module';
 import { RegistrationModule } from './fleet/agent-registration/registration.module';
+import { FilesModule } from './remote/files/files.module';
+import { TerminalModule } from './remote/terminal/terminal.module';
 
 /** (B) The management backend under /api/v3: one module per resource, guarded by AccessModule. */
 @Module({
@@ -42,6 +44,8 @@ import { RegistrationModule } from './fleet/agent-registration/registration.modu
     SystemModule,
     EventsModule,
     NotificationsModule,
+    FilesModule,
+    TerminalModule,
   ],
 })
 export class RmmModule {}

@@ -1569,6 +1569,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/agents/{agentId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A directory on the agent: 1,000 entries a page (next_cursor gives the next). The agent's refusals keep its words: 404 no such file or directory, 403 permission denied, 400 not a directory. Scope: files:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope files:read or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["agentsFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/{agentId}/files/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file's bytes, streamed from the agent: Content-Length, X-Checksum-Sha256 (the agent's, of the whole file), Accept-Ranges: bytes. One Range (bytes=a-b, a-, -n) gives 206 with Content-Range; a range past the end 416 with Content-Range: bytes *\/size. Audited (file.download). Scope: files:read
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope files:read or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["agentsFileContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/{agentId}/files/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a resumable upload of one file (at most 4 GiB): the agent checks the target (its directory exists; not a directory; absent unless overwrite) and keeps the bytes in a temporary file beside it. Send chunks with PUT …/uploads/{upload_id}?offset=N. Open for 24 hours. Scope: files:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope files:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        post: operations["agentsStartUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/{agentId}/files/uploads/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload as it stands: received is the next PUT's offset. Scope: files:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope files:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["agentsUpload"];
+        /**
+         * One chunk of an upload (at most chunk_size bytes, Content-Type: application/octet-stream) at offset = the upload's received. What reaches the agent is kept even if the request is cut (GET the upload for received, and go on from there). The last chunk makes the agent check the SHA-256 and put the file in place (status done), or remove it (422). Scope: files:write
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope files:write or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        put: operations["agentsUploadChunk"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/agents/{agentId}/terminal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a terminal on an agent: 201 with a one-time ticket; open the WebSocket at url (same host) within expires_in seconds, as the same caller (docs/terminal.md). Scope: terminal
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope terminal or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        post: operations["agentsOpenTerminal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/terminal-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Terminal sessions, newest first; agent filters by agent. Scope: terminal
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope terminal or admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["terminalSessionsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/terminal-sessions/{id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A session's recording (RMM_TERMINAL_RECORDING=true), asciicast v2: the header line, then one event line per output or resize (play it with asciinema). Scope: admin
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
+         */
+        get: operations["terminalSessionsRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/terminal-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a terminal session (end reason ended_by_admin): an unused ticket at once, an open session within 5 s. Scope: admin
+         * @description Needs an X-API-KEY (Authorize: api-key) with the scope admin, or a console session whose role has it. Errors: {detail}.
+         */
+        delete: operations["terminalSessionsEnd"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1800,7 +1964,7 @@ export interface components {
             name: string;
             /** @description The first characters of the secret, to recognise it */
             prefix: string;
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write" | "terminal" | "files:read" | "files:write")[];
             /** @description The only clients the key may see and act in; null: every client */
             clients: number[] | null;
             /** Format: date-time */
@@ -1824,7 +1988,7 @@ export interface components {
              *       "deployments:write"
              *     ]
              */
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write" | "terminal" | "files:read" | "files:write")[];
             /**
              * Format: date-time
              * @description When the key stops working (future). Or use expires_in. Left out or null: the key does not expire
@@ -1849,7 +2013,7 @@ export interface components {
             name: string;
             /** @description The first characters of the secret, to recognise it */
             prefix: string;
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write" | "terminal" | "files:read" | "files:write")[];
             /** @description The only clients the key may see and act in; null: every client */
             clients: number[] | null;
             /** Format: date-time */
@@ -1885,7 +2049,7 @@ export interface components {
             /** @description The clients this operator may see; null = every client */
             clients: number[] | null;
             /** @description The role's scopes (admin = every scope) */
-            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write")[];
+            scopes: ("admin" | "agents:read" | "agents:write" | "deployments:read" | "deployments:write" | "clients:read" | "clients:write" | "scripts:read" | "scripts:write" | "scripts:run" | "checks:read" | "checks:write" | "tasks:read" | "tasks:write" | "alerts:read" | "alerts:write" | "notifications:read" | "notifications:write" | "policies:read" | "policies:write" | "terminal" | "files:read" | "files:write")[];
         };
         SessionDto: {
             operator: components["schemas"]["SessionOperatorDto"];
@@ -3471,6 +3635,135 @@ export interface components {
             status_code: number | null;
             error: string | null;
             delivery: components["schemas"]["DeliveryDto"];
+        };
+        FileEntryDto: {
+            name: string;
+            /** @enum {string} */
+            type: "file" | "dir" | "link" | "other";
+            /** @description Bytes (a link: the link itself) */
+            size: number;
+            /**
+             * @description Permission bits, octal
+             * @example 0644
+             */
+            mode: string;
+            /** Format: date-time */
+            mtime: string;
+        };
+        FileListDto: {
+            /** @description The directory as the agent resolved it */
+            path: string;
+            /** @description At most 1,000 entries, by name */
+            entries: components["schemas"]["FileEntryDto"][];
+            /** @description Give it as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        StartUploadDto: {
+            /**
+             * @description Where the file goes, an absolute path on the agent (its directory must exist)
+             * @example /opt/tools/setup.sh
+             */
+            path: string;
+            /** @description The whole file, in bytes (at most 4 GiB) */
+            size: number;
+            /** @description The whole file's SHA-256, hexadecimal: the agent checks it before the file is put in place */
+            sha256: string;
+            /**
+             * @description Replace a file already there (else 409 file exists)
+             * @default false
+             */
+            overwrite?: boolean;
+        };
+        UploadStartedDto: {
+            /** Format: uuid */
+            upload_id: string;
+            /**
+             * @description The most bytes one PUT may carry
+             * @example 1048576
+             */
+            chunk_size: number;
+            /** @description Bytes the agent already has (0 for a new upload): the first PUT's offset */
+            received: number;
+        };
+        UploadProgressDto: {
+            /** @description Bytes the agent has: the next PUT's offset */
+            received: number;
+            /**
+             * @description done: the file is in place, checked
+             * @enum {string}
+             */
+            status: "open" | "done";
+            /** @description status done: the SHA-256 the agent computed */
+            sha256?: string;
+        };
+        UploadDto: {
+            /** Format: uuid */
+            upload_id: string;
+            path: string;
+            size: number;
+            /** @description Bytes the agent has: the next PUT's offset */
+            received: number;
+            /** @enum {string} */
+            status: "open" | "done" | "failed" | "expired";
+        };
+        OpenTerminalDto: {
+            /**
+             * @description columns
+             * @example 80
+             */
+            cols: number;
+            /**
+             * @description rows
+             * @example 24
+             */
+            rows: number;
+            /**
+             * @description The shell to run (a program the agent's user may run); default: the agent's (bash or sh, zsh on macOS, PowerShell on Windows)
+             * @example /bin/bash
+             */
+            shell?: string;
+        };
+        TerminalTicketDto: {
+            /** Format: uuid */
+            session_id: string;
+            /**
+             * @description the WebSocket to open (same host), by the same caller, once, within expires_in seconds
+             * @example /rmm/terminal/6f1c…/
+             */
+            url: string;
+            /** @example 60 */
+            expires_in: number;
+        };
+        TerminalSessionDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example 42 */
+            agent_id: string;
+            /**
+             * @description who opened it: the operator's e-mail or the key's name
+             * @example tech@example.com
+             */
+            opened_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when the WebSocket was accepted; null: not (yet)
+             */
+            opened_at: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            /** @description bytes from the caller to the shell */
+            bytes_in: number;
+            /** @description bytes from the shell to the caller */
+            bytes_out: number;
+            /**
+             * @description null while open; exit (the shell exited), closed (the caller closed it), idle, max_duration, agent_offline, ended_by_admin, expired (the ticket was never used)
+             * @enum {string|null}
+             */
+            end_reason: "exit" | "closed" | "idle" | "max_duration" | "agent_offline" | "ended_by_admin" | "expired" | null;
+            /** @description the shell's exit code (end_reason exit) */
+            exit_code: number | null;
         };
         /** @description PostgREST's error body */
         PostgrestErrorDto: {
@@ -6061,7 +6354,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -6405,7 +6698,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -6914,7 +7207,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -7178,7 +7471,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -7657,7 +7950,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -7921,7 +8214,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -8206,7 +8499,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -8509,7 +8802,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -8676,7 +8969,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9055,7 +9348,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9430,7 +9723,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9601,7 +9894,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9772,7 +10065,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -9945,7 +10238,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -10584,7 +10877,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -11064,7 +11357,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -11463,7 +11756,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -11718,7 +12011,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -11982,7 +12275,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -12258,7 +12551,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -12515,7 +12808,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -12779,7 +13072,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -13055,7 +13348,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -13450,7 +13743,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -13819,7 +14112,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -14095,7 +14388,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -14536,7 +14829,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -15230,7 +15523,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -15364,7 +15657,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -15753,7 +16046,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -16158,7 +16451,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -16320,7 +16613,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -16809,7 +17102,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -17184,7 +17477,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Request body is too large"
+                     *       "detail": "files_chunk_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -17450,6 +17743,1351 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsFiles: {
+        parameters: {
+            query: {
+                /** @description The directory, an absolute path on the agent */
+                path: string;
+                /** @description The previous page's next_cursor */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListDto"];
+                };
+            };
+            /** @description validation error (path: required, absolute); {detail: "not a directory"} */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "permission denied"}: the key lacks the scope, or the agent's user may not read it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent (or one of a client the caller may not see); the agent's {detail: "no such file or directory"} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "agent is offline"} */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsFileContent: {
+        parameters: {
+            query: {
+                /** @description The file, an absolute path on the agent */
+                path: string;
+            };
+            header?: {
+                /** @description bytes=a-b, bytes=a- or bytes=-n (one range) */
+                Range?: string;
+            };
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The range asked for */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description validation error (path); {detail: "is a directory"} */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "permission denied"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent (or one of a client the caller may not see); the agent's {detail: "no such file or directory"} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "agent is offline"} */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "range not satisfiable: …"}, Content-Range: bytes *\/size */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "files_range_not_satisfiable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsStartUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartUploadDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadStartedDto"];
+                };
+            };
+            /** @description validation error (path, size, sha256, overwrite); {detail: "not a directory"} / "is a directory" */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "path",
+                     *           "message": "path should not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "permission denied"} */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent (or one of a client the caller may not see); the agent's {detail: "no such file or directory"} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "agent is offline"}; {detail: "file exists"} (without overwrite) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "files_chunk_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent, or upload (another caller's included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsUploadChunk: {
+        parameters: {
+            query: {
+                /** @description Where this chunk starts: the upload's `received` */
+                offset: number;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadProgressDto"];
+                };
+            };
+            /** @description validation error (offset) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent, or upload (another caller's included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "offset must be N: …", received: N}: another offset than received, or an upload no longer open; {detail: "another PUT of this upload is under way"}; {detail: "agent is offline"} */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "a chunk is at most 1048576 bytes"}, or past the upload's size */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "files_chunk_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "checksum mismatch: expected <a>, got <b>"}: the upload failed, nothing left on the agent */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent refused: interpreter not found: cmd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    agentsOpenTerminal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenTerminalDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TerminalTicketDto"];
+                };
+            };
+            /** @description validation error (cols, rows: 1 to 1000; shell: printable, at most 255 characters) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "cols",
+                     *           "message": "cols should not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such agent (or one of a client the caller may not see) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "agent is offline"} */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is larger than this surface takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "files_chunk_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description The body is not of a type this operation takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "too many terminal sessions on this agent (at most 3)"} or "… for this caller (at most 10)"; or the rate limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    terminalSessionsList: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description Rows to skip */
+                offset?: number;
+                /** @description only this agent's sessions */
+                agent?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TerminalSessionDto"][];
+                };
+            };
+            /** @description validation error (agent, limit, offset) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    terminalSessionsRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description asciicast v2 (newline-delimited JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-asciicast": string;
+                };
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such session, or none recorded */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "URI Too Long"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'rate limited'}, with Retry-After (seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    terminalSessionsEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ended (or being ended) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description {detail: 'Invalid token'}: missing, wrong, revoked or expired key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'permission denied'}: the key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No such session */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: "the session has ended already"} */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "agent is not connected"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];

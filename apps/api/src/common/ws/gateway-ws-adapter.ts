@@ -94,6 +94,11 @@ function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
   if (!conn) return;
   try {
     const policy = conn.policy!;
+    if (isBinary && policy.binary) {
+      const refused = policy.binary(this, Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data));
+      if (refused !== undefined) conn.refuse(refused);
+      return;
+    }
     if (!conn.withinRate()) {
       conn.logger.warn(`${conn.label}: connection closed, over ${policy.rate.perSecond} messages per second`);
       return closeSocket(this, policy.closes.flooding, 'now');

@@ -16,8 +16,13 @@ export type ParsedMessage = { ok: true; type: string; message: unknown } | { ok:
  * answered, and the codes its connections are closed with.
  */
 export interface WsMessagePolicy<C = unknown> {
-  /** Every text frame (null: a binary frame), before anything reads it. */
+  /** Every text frame (null: a binary frame, when the policy has no `binary`), before anything reads it. */
   parse(text: string | null): ParsedMessage;
+  /**
+   * Binary frames, when the gateway takes them (the agent channel's session bytes): not held to the message rate
+   * (a session's window bounds them); what it returns, when not undefined, is refused as an invalid message.
+   */
+  binary?(ws: WebSocket, data: Buffer): string | undefined;
   /** The token bucket: messages per second, and the burst above it (this many seconds' worth). */
   rate: { perSecond: number; burstSeconds: number };
   /** More than `max` invalid messages within `windowMs` closes the connection (closes.invalid). */

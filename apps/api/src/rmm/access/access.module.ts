@@ -11,6 +11,7 @@ import { ApiKeyGuard } from '../common/api-key.guard';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from '../common/redis-throttler.storage';
 import { bucketKey, keyTracker, limitByKey, RmmThrottlerGuard } from '../common/rmm-throttler.guard';
 import { DEPLOYMENT_CREATION_KEY } from '../common/scopes';
+import { UpgradeCallers } from '../common/upgrade-callers';
 
 const MINUTE_MS = 60_000;
 export const RMM_THROTTLER_STORAGE = Symbol('RMM_THROTTLER_STORAGE');
@@ -54,8 +55,8 @@ const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetada
       },
     }),
   ],
-  providers: [ApiKeyGuard, RmmThrottlerGuard, { provide: Callers, useExisting: PrincipalResolver }, { provide: KeyUses, useExisting: ApiKeyUsage }],
-  exports: [ApiKeysModule, OperatorsModule, ApiKeyGuard, RmmThrottlerGuard, Callers, KeyUses],
+  providers: [ApiKeyGuard, RmmThrottlerGuard, UpgradeCallers, { provide: Callers, useExisting: PrincipalResolver }, { provide: KeyUses, useExisting: ApiKeyUsage }],
+  exports: [ApiKeysModule, OperatorsModule, ApiKeyGuard, RmmThrottlerGuard, UpgradeCallers, Callers, KeyUses],
 })
 export class AccessModule {}
 

@@ -3,16 +3,15 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocket } from 'ws';
 import { Clock } from '../../common/clock';
-import { CommonErrorCode, DomainError } from '../../common/errors/domain-error';
 import { Job, Jobs } from '../../common/jobs/jobs';
-import { consoleOrigins, originAllowed, originRefusal } from '../../common/http/origin';
 import type { GatewayServer, UpgradeRefusal } from '../../common/ws/gateway-server';
 import { QueueSocket, SendQueue } from '../../common/ws/send-queue';
 import { RuntimeConfig } from '../../config/runtime-config';
 import { toAgentDetailDto } from '../fleet/agents/agents.dto';
 import type { AgentRow } from '../fleet/agents/agents.sql';
-import { canSeeClient, hasScope, Principal, principalKey } from '../common/principal';
-import { Callers, KeyUses } from '../common/callers';
+import { canSeeClient, Principal, principalKey } from '../common/principal';
+import { KeyUses } from '../common/callers';
+import { CallerDecision, UpgradeCallers } from '../common/upgrade-callers';
 import { AgentClients } from './agent-clients';
 import { BatchLoader } from './batch-loader';
 import { EventsRepository } from './events.repository';
@@ -39,8 +38,6 @@ const SHUTDOWN_GRACE_MS = 1_000;
  * What was waiting for it is dropped at the close already; its socket holds at most one message and the close frame.
  */
 export const CLOSE_TIMEOUT_MS = 5_000;
-/** A refused Origin is logged at most this often (per origin). */
-const ORIGIN_WARNING_EVERY_MS = 60_000;
 /** Agents read per query for agent.updated (a heartbeat flush can announce thousands at once). */
 const AGENT_READ_BATCH = 500;
 
@@ -74,8 +71,8 @@ export interface Subscriber {
   alive: boolean;
 }
 
-/** Who an upgrade comes from, once authenticated (401), from an allowed page (403) and with agents:read (403). */
-export type CallerDecision = { refuse: UpgradeRefusal } | { principal: Principal };
+export type { CallerDecision } from '../common/upgrade-callers';
+export { queryKeyOf } from '../common/upgrade-callers';
 
 /**
  * The subscribers of both events WebSockets, `/rmm/{agent_id}/` (EventsGateway) and `/rmm/fleet/` (FleetGateway),
@@ -112,13 +109,11 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly pinger: Job;
   private readonly rechecker: Job;
   private rechecking = false;
-  /** When each refused Origin was last logged (warnRefusedOrigin). */
-  private readonly originWarnings = new Map<string, number>();
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly events: RmmEvents,
-    private readonly resolver: Callers,
+    private readonly upgrades: UpgradeCallers,
     private readonly usage: KeyUses,
     private readonly repo: EventsRepository,
     private readonly config: RuntimeConfig,
@@ -167,45 +162,9 @@ export class EventsHub implements OnApplicationBootstrap, BeforeApplicationShutd
     for (const s of all) s.ws.terminate();
   }
 
-  /**
-   * Who an upgrade comes from (both WebSockets), in this order: a key (X-API-KEY, else ?api_key=) or the console's
-   * session cookie (401); for the cookie, a page of one of the console's origins (consoleOrigins: PUBLIC_URL's, or
-   * the loopback names without it, and RMM_CORS_ORIGINS; else 403 'Origin not allowed', logged at warn: a browser
-   * sends the cookie with an upgrade from any page, so without this any site its user visits could read the fleet's
-   * events); then the agents:read scope (403).
-   */
-  async authenticate(req: IncomingMessage): Promise<CallerDecision> {
-    let caller;
-    try {
-      caller = await this.resolver.resolve(req.headers, queryKeyOf(req));
-    } catch (err) {
-      if (err instanceof DomainError && err.code === CommonErrorCode.Unauthorized) return { refuse: { status: 401, detail: err.message } };
-      throw err;
-    }
-    if (caller.via === 'cookie') {
-      const allowed = consoleOrigins(this.config);
-      if (!originAllowed(req.headers.origin, allowed)) {
-        this.warnRefusedOrigin(req.headers.origin, allowed);
-        return { refuse: { status: 403, detail: 'Origin not allowed' } };
-      }
-    }
-    if (!hasScope(caller.principal, 'agents:read')) return { refuse: { status: 403, detail: 'permission denied' } };
-    return { principal: caller.principal };
-  }
-
-  /**
-   * A refused Origin, at warn with the setting that would allow it (a console opened at another address than the
-   * server knows itself by otherwise fails silently): once a minute per origin, as a console retries every few
-   * seconds and any page may try.
-   */
-  private warnRefusedOrigin(origin: string | string[] | undefined, allowed: readonly string[]): void {
-    const key = typeof origin === 'string' ? origin.slice(0, 200) : '';
-    const now = this.clock.now().getTime();
-    const last = this.originWarnings.get(key);
-    if (last !== undefined && now - last < ORIGIN_WARNING_EVERY_MS) return;
-    if (this.originWarnings.size >= 1_000) this.originWarnings.clear();
-    this.originWarnings.set(key, now);
-    this.logger.warn(`events WebSocket upgrade refused (403 Origin not allowed): ${originRefusal(origin, this.config, allowed)}`);
+  /** Who an upgrade comes from (both WebSockets): UpgradeCallers' rules, with the agents:read scope. */
+  authenticate(req: IncomingMessage): Promise<CallerDecision> {
+    return this.upgrades.authenticate(req, 'agents:read', 'events');
   }
 
   /**
@@ -431,15 +390,6 @@ export function labelOf(sub: Pick<Subscriber, 'agentId' | 'caller'>): string {
 }
 
 /** The ?api_key= of an upgrade request (browsers cannot set headers on a WebSocket); the header wins (PrincipalResolver). */
-export function queryKeyOf(req: IncomingMessage): string | undefined {
-  const q = (req.url ?? '').indexOf('?');
-  if (q < 0) return undefined;
-  try {
-    return new URLSearchParams((req.url ?? '').slice(q + 1)).get('api_key') || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A subscriber's socket as its SendQueue uses it. */
 function socketOf(ws: WebSocket): QueueSocket {

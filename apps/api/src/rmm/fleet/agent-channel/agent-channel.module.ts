@@ -4,6 +4,7 @@ import { RedisConnections } from '../../../common/redis/redis.module';
 import { RedisPubSub } from '../../../common/redis/redis-pubsub';
 import { AgentChannel, LocalAgentChannel } from './agent-channel';
 import { AgentGateway } from './agent-gateway';
+import { AgentSessions } from './agent-sessions';
 import { AgentPingController } from './agent-ping.controller';
 import { AgentPingService } from './agent-ping.service';
 import { PresenceModule } from '../presence/presence.module';
@@ -27,9 +28,10 @@ import { RedisAgentChannel } from './redis-agent-channel';
       useFactory: (redis: RedisConnections, local: LocalAgentChannel, bus: RedisPubSub, jobs: Jobs): AgentChannel =>
         redis.enabled ? new RedisAgentChannel(local, bus, jobs) : local,
     },
+    AgentSessions,
     AgentGateway,
     AgentPingService,
   ],
-  exports: [AgentChannel, LocalAgentChannel, AgentGateway],
+  exports: [AgentChannel, LocalAgentChannel, AgentGateway, AgentSessions],
 })
 export class AgentChannelModule {}

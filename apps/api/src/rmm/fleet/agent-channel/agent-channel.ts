@@ -45,6 +45,8 @@ export interface AgentConnection {
   send(message: { type: string; id: string } & Record<string, unknown>): void;
   /** Closes the connection with this code and reason (a policy of a feature: docs/agent-protocol.md). */
   close?(code: number, reason: string): void;
+  /** Writes one binary frame (a session's bytes: sessions.ts); false when it cannot (closing, or not reading). */
+  sendBinary?(bytes: Uint8Array): boolean;
 }
 
 /** What became of an agent's `result` message (AgentChannel.deliver). */
@@ -116,6 +118,12 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
     return true;
   }
 
+  /** A session's binary frame to an agent held here (AgentSessions); false when it did not go. */
+  sendBinary(agentId: number, bytes: Uint8Array): boolean {
+    const connection = this.connections.get(agentId);
+    return connection?.sendBinary?.(bytes) ?? false;
+  }
+
   private readonly taps = new Map<string, Set<(agentId: number, message: Record<string, unknown>) => void>>();
 
   /**
@@ -183,7 +191,7 @@ export class LocalAgentChannel extends AgentChannel implements OnApplicationShut
     if (!p || p.agentId !== agentId) return { to: 'nothing' };
     this.pending.delete(id);
     clearTimeout(p.timer);
-    const answer = parseAnswer(p.command as 'script.run', message);
+    const answer = parseAnswer(p.command, message);
     if (answer.ok) p.resolve(answer.result);
     else if ('refused' in answer) p.reject(refused(answer.refused));
     else {

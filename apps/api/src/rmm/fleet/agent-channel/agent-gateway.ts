@@ -15,7 +15,8 @@ import { closeSocket, contextOf, refuseMessage } from '../../../common/ws/ws-con
 import { RmmEvents } from '../../common/bus/rmm-events';
 import { LocalAgentChannel } from './agent-channel';
 import { AgentPresenceService } from '../presence/agent-presence.service';
-import { AgentErrorMessage, CheckResultMessage, HeartbeatMessage, parseAgentMessage, ResultMessage, ScriptOutputMessage, UpdateFailedMessage } from './agent-protocol';
+import { AgentErrorMessage, CheckResultMessage, HeartbeatMessage, parseAgentMessage, ResultMessage, ScriptOutputMessage, SessionMessage, UpdateFailedMessage } from './agent-protocol';
+import { AgentSessions, SessionDelivery } from './agent-sessions';
 import { parseHeartbeatFacts } from './heartbeat-facts-parser';
 import { PingRounds } from './ping-rounds';
 import { PresenceConnection, superseded } from '../presence/presence-rules';
@@ -34,6 +35,11 @@ const PING_SLICES = 30;
 
 /** The most that may wait to be sent to an agent: past it, nothing more is queued and the connection is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
+/**
+ * Sessions' bytes may fill more (each session's window is 256 KiB, and an agent has a few sessions at most): past
+ * this, the agent is not reading and is dropped as above.
+ */
+export const MAX_BUFFERED_SESSION_BYTES = 8 * 1024 * 1024;
 /** Invalid messages an agent may send within INVALID_WINDOW_MS; one more closes its connection (1008). */
 export const MAX_INVALID_MESSAGES = 20;
 const INVALID_WINDOW_MS = 60_000;
@@ -115,6 +121,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     private readonly clock: Clock,
     private readonly config: RuntimeConfig,
     private readonly files: FdHeadroom,
+    private readonly sessions: AgentSessions,
     jobs: Jobs,
   ) {
     // Every instance (its sockets). One slot of connections per tick (PingRounds): each pinged every PING_MS, dropped
@@ -149,6 +156,7 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
       label: (agentId) => `agent ${agentId}`,
       messages: {
         parse: parseAgentMessage,
+        binary: (ws, data) => refusal(this.sessions.agentFrame(contextOf<number>(ws), data)),
         rate: { perSecond: this.config.agentMaxMessagesPerSecond, burstSeconds: BURST_SECONDS },
         invalid: { max: MAX_INVALID_MESSAGES, windowMs: INVALID_WINDOW_MS },
         reply: (conn, why) => this.trySend(conn.context, conn.ws, { type: 'error', message: why }),
@@ -230,7 +238,11 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     const previous = this.sockets.get(agentId);
     if (previous) closeAgent(previous, CLOSE.replaced);
     this.sockets.set(agentId, ws);
-    const detach = this.channel.attach(agentId, { send: (message) => this.send(agentId, ws, message), close: (code, reason) => closeAgent(ws, { code, reason }) });
+    const detach = this.channel.attach(agentId, {
+      send: (message) => this.send(agentId, ws, message),
+      close: (code, reason) => closeAgent(ws, { code, reason }),
+      sendBinary: (bytes) => this.sendBinary(agentId, ws, bytes),
+    });
     // The status is written (batched with the other connects of this moment) before the agent is greeted: whoever
     // reads its status after `hello` or agent.online reads online. Presence announces the change, if it is one.
     // (The promise is held only until it is written, then the connection itself: 20,000 settled promises and a
@@ -287,6 +299,18 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     }
     ws.send(JSON.stringify(message));
     if (message.type !== 'hello' && this.held.delete(ws)) socketOf(ws)?.uncork();
+  }
+
+  /** A session's frame (AgentSessions): false when the connection is closing, or dropped for not reading. */
+  private sendBinary(agentId: number, ws: WebSocket, bytes: Uint8Array): boolean {
+    if (ws.readyState !== WebSocket.OPEN) return false;
+    if (ws.bufferedAmount > MAX_BUFFERED_SESSION_BYTES) {
+      this.logger.warn(`agent ${agentId}: connection dropped, not reading (${ws.bufferedAmount} bytes waiting)`);
+      closeAgent(ws, CLOSE.notReading, 'now');
+      return false;
+    }
+    ws.send(bytes, { binary: true });
+    return true;
   }
 
   /** Corks the socket for `hello` and what follows it until the next message after it, HELLO_HOLD_MS at most. */
@@ -366,6 +390,27 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
     this.channel.dispatch(contextOf<number>(ws), 'update.failed', message as unknown as Record<string, unknown>);
   }
 
+  @SubscribeMessage('session.opened')
+  sessionOpened(ws: WebSocket, message: SessionMessage): void {
+    this.sessionMessage(ws, message);
+  }
+
+  @SubscribeMessage('session.ack')
+  sessionAck(ws: WebSocket, message: SessionMessage): void {
+    this.sessionMessage(ws, message);
+  }
+
+  @SubscribeMessage('session.close')
+  sessionClose(ws: WebSocket, message: SessionMessage): void {
+    this.sessionMessage(ws, message);
+  }
+
+  /** A session's message (AgentSessions): one about a session this agent does not have is refused as invalid. */
+  private sessionMessage(ws: WebSocket, message: SessionMessage): void {
+    const why = refusal(this.sessions.agentMessage(contextOf<number>(ws), message));
+    if (why !== undefined) refuseMessage(ws, why);
+  }
+
   @SubscribeMessage('error')
   agentError(ws: WebSocket, message: AgentErrorMessage): void {
     // The agent refused a message of ours (a bug at one end, or a type newer than the agent): a valid message, so
@@ -381,6 +426,11 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
  * (common/ws/ws-connection.ts) to answer the close before it is dropped.
  */
 const closeAgent = closeSocket;
+
+/** What the adapter refuses of a session delivery (undefined: nothing). */
+function refusal(delivery: SessionDelivery): string | undefined {
+  return typeof delivery === 'object' ? delivery.refused : undefined;
+}
 
 /** The TCP socket under a `ws` WebSocket (ws keeps it as `_socket`; not part of its typed API). */
 function socketOf(ws: WebSocket): Socket | undefined {

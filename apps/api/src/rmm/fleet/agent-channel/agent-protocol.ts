@@ -32,6 +32,8 @@ export type { AgentErrorMessage, CheckResultMessage, ScriptOutputMessage, Update
 export type HeartbeatMessage = AgentMessageOf<'heartbeat'> & { facts?: Record<string, unknown> };
 /** An answer's envelope, and whatever else it carries (checked by the request it answers). */
 export type ResultMessage = AgentMessageOf<'result'> & Record<string, unknown>;
+/** session.opened, session.ack and session.close (AgentSessions reads them by type). */
+export type SessionMessage = AgentMessageOf<'session.opened' | 'session.ack' | 'session.close'> & Record<string, unknown>;
 
 export type ParsedAgentMessage =
   | { ok: true; type: 'heartbeat'; message: HeartbeatMessage }
@@ -40,6 +42,7 @@ export type ParsedAgentMessage =
   | { ok: true; type: 'check.result'; message: CheckResultMessage }
   | { ok: true; type: 'update.failed'; message: UpdateFailedMessage }
   | { ok: true; type: 'error'; message: AgentErrorMessage }
+  | { ok: true; type: 'session.opened' | 'session.ack' | 'session.close'; message: SessionMessage }
   | { ok: false; error: string };
 
 const ajv = protocolAjv();

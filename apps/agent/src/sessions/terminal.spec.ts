@@ -1,0 +1,30 @@
+import type { SessionIo } from './kind';
+import { openTerminal, terminalParams } from './terminal';
+
+// What is refused before any shell starts (the shell's own behaviour: test/medium/agent/terminal.medium-spec.ts on
+// pipes, test/agent/terminal-pty.e2e-spec.ts on a real terminal under Bun).
+const io: SessionIo = { write: () => Promise.resolve(), opened: () => undefined, end: () => undefined, log: () => undefined };
+
+describe('terminal params', () => {
+  it.each([
+    [{ rows: 24 }, 'invalid terminal params: cols must be a whole number from 1 to 1000'],
+    [{ cols: 0, rows: 24 }, 'invalid terminal params: cols must be a whole number from 1 to 1000'],
+    [{ cols: 80, rows: 1001 }, 'invalid terminal params: rows must be a whole number from 1 to 1000'],
+    [{ cols: 80.5, rows: 24 }, 'invalid terminal params: cols must be a whole number from 1 to 1000'],
+    [{ cols: '80', rows: 24 }, 'invalid terminal params: cols must be a whole number from 1 to 1000'],
+    [{ cols: 80, rows: 24, shell: 7 }, 'invalid terminal params: shell must be a name or an absolute path'],
+    [{ cols: 80, rows: 24, shell: '' }, 'invalid terminal params: shell must be a name or an absolute path'],
+  ])('refuses %j', async (params, message) => {
+    await expect(Promise.resolve().then(() => openTerminal(params, io))).rejects.toThrow(message);
+  });
+
+  it('takes the limits themselves', () => {
+    expect(terminalParams({ cols: 1, rows: 1000, shell: 'bash' })).toEqual({ cols: 1, rows: 1000, shell: 'bash' });
+  });
+
+  it('refuses a shell that is not there, by name, by path or relative', async () => {
+    for (const shell of ['no-such-shell-here', '/no/such/shell', 'bin/bash', '/etc']) {
+      await expect(Promise.resolve().then(() => openTerminal({ cols: 80, rows: 24, shell }, io))).rejects.toThrow(`no such shell: ${shell}`);
+    }
+  });
+});
