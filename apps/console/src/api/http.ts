@@ -23,6 +23,11 @@ export function onUnauthorized(fn: () => void): void {
   unauthorized = fn;
 }
 
+/** For calls made without `api` (api/hands.ts): a 401 there means the same. */
+export function notifyUnauthorized(): void {
+  unauthorized?.();
+}
+
 /**
  * Requests go to the paths as docs/api.md writes them, with the trailing slash (the OpenAPI document's have none;
  * the server answers both): the audit log keeps the path requested, so the console's changes read as they always did.

@@ -13,6 +13,7 @@ import { AlertsTable } from './alerts';
 import { RunScriptPanel } from './run-script';
 import { AgentChecks, AgentTasks } from './agent-automation';
 import { AgentTagsAndMaintenance } from './agent-tags';
+import { AgentRemoteAccess } from './agent-remote';
 
 /** One agent: its facts and disks, checks, tasks, alerts and script runs, live from /rmm/{agent_id}/. */
 export function AgentPage({ id }: { id: string }) {
@@ -86,6 +87,7 @@ export function AgentPage({ id }: { id: string }) {
       </p>
       {running && can('scripts:run') && <RunScriptPanel agentId={id} live={live} offline={a.status !== 'online'} />}
       <AgentTagsAndMaintenance agent={a} canEdit={can('agents:write')} />
+      <AgentRemoteAccess agentId={id} offline={a.status !== 'online'} />
       <div className="grid-2">
         <Section id="facts" title="Facts">
           <dl className="facts">
