@@ -1,5 +1,5 @@
 import type { SessionIo } from './kind';
-import { openTerminal, terminalParams } from './terminal';
+import { crToLf, openTerminal, terminalParams } from './terminal';
 
 // What is refused before any shell starts (the shell's own behaviour: test/medium/agent/terminal.medium-spec.ts on
 // pipes, test/agent/terminal-pty.e2e-spec.ts on a real terminal under Bun).
@@ -26,5 +26,16 @@ describe('terminal params', () => {
     for (const shell of ['no-such-shell-here', '/no/such/shell', 'bin/bash', '/etc']) {
       await expect(Promise.resolve().then(() => openTerminal({ cols: 80, rows: 24, shell }, io))).rejects.toThrow(`no such shell: ${shell}`);
     }
+  });
+});
+
+describe('input for a shell on pipes (no line discipline)', () => {
+  const bytes = (text: string): number[] => [...Buffer.from(text)];
+  it('turns Enter (CR) into LF, keeps CR LF as one line end, and leaves every other byte alone', () => {
+    expect([...crToLf(Buffer.from('echo hi\r'), false)]).toEqual(bytes('echo hi\n'));
+    expect([...crToLf(Buffer.from('a\r\nb\n'), false)]).toEqual(bytes('a\nb\n'));
+    expect([...crToLf(Buffer.from('\nc'), true)]).toEqual(bytes('c'));
+    const emoji = Buffer.from([0xf0, 0x9f, 0x98, 0x80, 0x0a]);
+    expect(crToLf(emoji, false)).toBe(emoji);
   });
 });

@@ -308,6 +308,7 @@ async function openPipes(shell: string, io: SessionIo): Promise<SessionHandler> 
   });
   io.opened({ pty: false, shell, pid: child.pid });
   output.push(Buffer.from(NO_TTY_NOTICE));
+  let lastWasCr = false;
   // (the pipes hold what the shell writes until these listeners read it)
   for (const s of outputs) s.on('data', (chunk: Buffer) => output.push(chunk));
   const outputsClosed = Promise.all(outputs.map((s) => new Promise<void>((resolve) => s.once('close', () => resolve()))));
@@ -325,7 +326,11 @@ async function openPipes(shell: string, io: SessionIo): Promise<SessionHandler> 
   return {
     async data(bytes) {
       if (closing || !child.stdin!.writable) return;
-      if (!child.stdin!.write(bytes)) await new Promise<void>((resolve) => child.stdin!.once('drain', resolve).once('close', resolve));
+      // A terminal sends CR for Enter; a shell on pipes ends lines at LF only (no line discipline here to map it).
+      const input = crToLf(bytes, lastWasCr);
+      lastWasCr = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d;
+      if (input.length === 0) return;
+      if (!child.stdin!.write(input)) await new Promise<void>((resolve) => child.stdin!.once('drain', resolve).once('close', resolve));
     },
     control(control) {
       // No terminal to size: the programs on pipes see no rows nor columns.
@@ -424,4 +429,23 @@ function sessionGroups(sid: number): number[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Input for a shell on pipes: CR (what a terminal sends for Enter) becomes LF, and the LF of a CR LF pair is dropped
+ * (`afterCr`: the previous chunk ended with CR); every other byte is passed as it is.
+ */
+export function crToLf(bytes: Uint8Array, afterCr: boolean): Uint8Array {
+  if (!bytes.includes(0x0d) && !(afterCr && bytes[0] === 0x0a)) return bytes;
+  const out: number[] = [];
+  let prevCr = afterCr;
+  for (const b of bytes) {
+    if (b === 0x0a && prevCr) {
+      prevCr = false;
+      continue;
+    }
+    prevCr = b === 0x0d;
+    out.push(b === 0x0d ? 0x0a : b);
+  }
+  return Uint8Array.from(out);
 }
