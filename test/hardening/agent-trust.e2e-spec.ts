@@ -66,8 +66,8 @@ describe('trust the agent channel (issue 18)', () => {
       await sleep(100);
       expect(agent.messages.filter((m) => m.type === 'error').map((m) => m.message)).toEqual([
         'invalid result: /id must be string',
-        'unknown message type: send one of heartbeat, script.output, result, check.result, update.failed (docs/agent-protocol.md)',
-        'binary frames are not part of the protocol: send JSON text',
+        'unknown message type: send one of heartbeat, script.output, result, check.result, update.failed, session.opened, session.ack, session.close (docs/agent-protocol.md)',
+        'binary frame too short: a session frame is a 21-byte header and 1–32768 bytes',
         'not JSON: every message is one JSON object',
       ]);
       expect(errors).toHaveLength(4);
