@@ -63,7 +63,8 @@ describe('files on an agent (the real single-file agent)', () => {
     const bin = join(work, 'rmm-agent');
     copyFileSync(join(binDir, manifestEntry(binDir, 'linux-amd64').file), bin);
     chmodSync(bin, 0o755);
-    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_RATE_LIMIT_PER_MINUTE: '100000' });
+    // A low message rate for the agent (a burst of 100): the acks of a 20 MiB upload (640 frames) are not held to it.
+    t = await startTestApp({ RMM_ADMIN_API_KEY: ADMIN, RMM_DEPLOYMENT_RATE_LIMIT_PER_MINUTE: '1000', RMM_RATE_LIMIT_PER_MINUTE: '100000', RMM_AGENT_MAX_MESSAGES_PER_SECOND: '20' });
     dir = join(work, 'data');
     mkdirSync(dir);
     const prefix = join(work, 'agent');

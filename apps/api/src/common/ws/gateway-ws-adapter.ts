@@ -99,11 +99,12 @@ function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
       if (refused !== undefined) conn.refuse(refused);
       return;
     }
-    if (!conn.withinRate()) {
+    const text = isBinary ? null : data.toString();
+    if (!(text !== null && policy.unmetered?.(this, text)) && !conn.withinRate()) {
       conn.logger.warn(`${conn.label}: connection closed, over ${policy.rate.perSecond} messages per second`);
       return closeSocket(this, policy.closes.flooding, 'now');
     }
-    const parsed = policy.parse(isBinary ? null : data.toString());
+    const parsed = policy.parse(text);
     if (!parsed.ok) return conn.refuse(parsed.error);
     const handler = conn.owner.handlerOf(parsed.type);
     if (!handler) throw new Error(`no @SubscribeMessage('${parsed.type}') handler for a message its schema accepts`);

@@ -25,6 +25,11 @@ export interface WsMessagePolicy<C = unknown> {
   binary?(ws: WebSocket, data: Buffer): string | undefined;
   /** The token bucket: messages per second, and the burst above it (this many seconds' worth). */
   rate: { perSecond: number; burstSeconds: number };
+  /**
+   * A text frame the rate does not count, decided before it is parsed (the agent channel: a session's ack of a frame
+   * the server sent, which the server's own sending bounds; counting them capped a transfer at the rate's frames).
+   */
+  unmetered?(ws: WebSocket, text: string): boolean;
   /** More than `max` invalid messages within `windowMs` closes the connection (closes.invalid). */
   invalid: { max: number; windowMs: number };
   /** The answer to an invalid message (the connection stays open). */

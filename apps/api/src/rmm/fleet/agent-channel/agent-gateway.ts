@@ -52,6 +52,8 @@ export const AGENT_ERRORS_LOGGED_PER_MINUTE = 20;
 const AGENT_ERROR_LOGGED_MAX = 300;
 /** The burst an agent may send above RMM_AGENT_MAX_MESSAGES_PER_SECOND: this many seconds' worth. */
 const BURST_SECONDS = 5;
+/** The start of a session.ack as agents write it (JSON.stringify, `type` first); any other form is counted. */
+const SESSION_ACK = /^\{"type":"session\.ack"/;
 /**
  * `hello` is held (its socket corked) until the agent's first `checks.sync`, which the check sync sends right
  * after the connect is written, so both go out in one write: in a reconnect storm that is one system call and
@@ -158,6 +160,8 @@ export class AgentGateway implements OnGatewayInit<GatewayServer<number>>, OnGat
         parse: parseAgentMessage,
         binary: (ws, data) => refusal(this.sessions.agentFrame(contextOf<number>(ws), data)),
         rate: { perSecond: this.config.agentMaxMessagesPerSecond, burstSeconds: BURST_SECONDS },
+        // An ack of a session frame this instance sent the agent: bounded by the server's own frames, not the rate.
+        unmetered: (ws, text) => SESSION_ACK.test(text.slice(0, 40)) && this.sessions.takeOwedAck(contextOf<number>(ws)),
         invalid: { max: MAX_INVALID_MESSAGES, windowMs: INVALID_WINDOW_MS },
         reply: (conn, why) => this.trySend(conn.context, conn.ws, { type: 'error', message: why }),
         closes: { flooding: CLOSE.flooding, invalid: CLOSE.invalid, internal: CLOSE.internal },

@@ -52,6 +52,8 @@ export class AgentSessions implements OnModuleInit, OnApplicationShutdown {
   /** Sessions opened here whose agent is held by another instance. */
   private readonly remote = new Map<string, { endpoint: SessionEndpoint; owner: string }>();
   private readonly recentlyEnded = new Set<string>();
+  /** Per agent held here: frames sent to it that it may still acknowledge outside the message rate (takeOwedAck). */
+  private readonly owedAcks = new Map<number, number>();
   private unwatch?: () => void;
   private readonly ownerCheck?: Job;
 
@@ -197,7 +199,27 @@ export class AgentSessions implements OnModuleInit, OnApplicationShutdown {
     else if (route.relay) this.relay(route.relay, { k: 'close', s: session, end });
   }
 
+  /**
+   * True (and one fewer owed) when the agent has frames from this instance it has not acknowledged one by one: its
+   * session.ack is then not held to the message rate (the gateway), since the server's own frames bound them.
+   */
+  takeOwedAck(agentId: number): boolean {
+    const owed = this.owedAcks.get(agentId) ?? 0;
+    if (owed <= 0) return false;
+    if (owed === 1) this.owedAcks.delete(agentId);
+    else this.owedAcks.set(agentId, owed - 1);
+    return true;
+  }
+
+  /** A frame to an agent held here: false when it did not go. */
+  private sendFrame(agentId: number, session: string, seq: number, payload: Uint8Array): boolean {
+    if (!this.local.sendBinary(agentId, encodeSessionFrame(session, seq, payload))) return false;
+    this.owedAcks.set(agentId, (this.owedAcks.get(agentId) ?? 0) + 1);
+    return true;
+  }
+
   private agentGone(agentId: number): void {
+    this.owedAcks.delete(agentId);
     for (const [id, route] of [...this.routes]) if (route.agentId === agentId) this.endRoute(id, route, { reason: 'agent_offline', error: true });
   }
 
@@ -206,7 +228,7 @@ export class AgentSessions implements OnModuleInit, OnApplicationShutdown {
   /** The agent is held here: frames and messages go over its socket. */
   private directLink(agentId: number, session: string): SessionLink {
     return {
-      frame: (seq, payload) => this.local.sendBinary(agentId, encodeSessionFrame(session, seq, payload)),
+      frame: (seq, payload) => this.sendFrame(agentId, session, seq, payload),
       ack: (seq) => void this.local.send(agentId, { type: 'session.ack', session, seq }),
       control: (control) => void this.local.send(agentId, { type: 'session.control', session, control }),
       close: (end) => {
@@ -288,7 +310,7 @@ export class AgentSessions implements OnModuleInit, OnApplicationShutdown {
       case 'data': {
         const route = this.routes.get(m.s);
         if (route?.relay) {
-          if (!this.local.sendBinary(route.agentId, encodeSessionFrame(m.s, m.seq, Buffer.from(m.b, 'base64')))) this.endRoute(m.s, route, { reason: 'agent_offline', error: true });
+          if (!this.sendFrame(route.agentId, m.s, m.seq, Buffer.from(m.b, 'base64'))) this.endRoute(m.s, route, { reason: 'agent_offline', error: true });
         } else if (here) here.receiveFrame(m.seq, Buffer.from(m.b, 'base64'));
         return;
       }
