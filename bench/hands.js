@@ -269,6 +269,7 @@ async function runHandsBench({ baseUrl, fileMib = 1024, sessions = 100, log = ()
     log('keystroke to echo…');
     result.echoDirect = echoDirect(300);
     result.echoServer = await echoThroughServer(server.url, key, real[0], 300);
+    log(`echo: ${JSON.stringify(result.echoServer)} direct ${JSON.stringify(result.echoDirect)}`);
     result.echoAdded = result.echoDirect ? { p50: round(result.echoServer.p50 - result.echoDirect.p50, 2), p95: round(result.echoServer.p95 - result.echoDirect.p95, 2) } : null;
     if (process.env.REDIS_URL) {
       // Two instances: the agent on B, the WebSocket on A.
@@ -306,6 +307,7 @@ async function runHandsBench({ baseUrl, fileMib = 1024, sessions = 100, log = ()
     const target = path.join(work, 'uploaded.bin');
     const up = await upload(server.url, key, real[0], file, target, sha256, server.pid);
     result.upload = { status: up.status, mbps: mbps(size, up.ms), seconds: round(up.ms / 1000, 1), rssGrowthMiB: mib(up.peakRss - rssBeforeUp) };
+    log(`files: ${JSON.stringify({ plain: result.plainDownload, download: result.download, upload: result.upload })}`);
     rmSync(file, { force: true });
     rmSync(target, { force: true });
 
@@ -318,10 +320,17 @@ async function runHandsBench({ baseUrl, fileMib = 1024, sessions = 100, log = ()
     result.runscriptAlone = await runscriptLoad(server.url, env.RMM_ADMIN_API_KEY, script.body.id, ids, 50, 15);
     sessionAgents = new SessionAgents(server.url, loadAgents, { bytesPerSecond: 1024 * 1024 });
     await sessionAgents.connectAll();
+    // (a caller holds at most 10 sessions: one key of scope `terminal` per ten)
+    const keys = [];
+    for (let k = 0; k < Math.ceil(sessions / 10); k++) {
+      const made = await request('POST', `${server.url}/api/v3/keys/`, { headers: key, body: { name: `bench-terminal-${k}`, scopes: ['terminal'] } });
+      if (made.status !== 201) throw new Error(`key: ${made.status} ${JSON.stringify(made.body)}`);
+      keys.push({ 'x-api-key': made.body.key });
+    }
     const clients = [];
     for (let i = 0; i < sessions; i++) {
-      const agentId = loadAgents[i % loadAgents.length][0];
-      clients.push(await openTerminal(server.url, key, agentId, { cols: 80, rows: 24 }));
+      const agentId = loadAgents[Math.floor(i / 3) % loadAgents.length][0];
+      clients.push(await openTerminal(server.url, keys[Math.floor(i / 10)], agentId, { cols: 80, rows: 24 }));
     }
     // (each client only counts what it reads)
     for (const c of clients) c.clear();

@@ -41,6 +41,11 @@ describe('docs/asyncapi.yaml and docs/events.md (the events WebSocket, documente
     });
     expect(doc.operations.sendAgentEvents).toMatchObject({ action: 'send', channel: { $ref: '#/channels/agentEvents' } });
     expect(doc.operations.sendFleetEvents).toMatchObject({ action: 'send', channel: { $ref: '#/channels/fleetEvents' } });
+    // the terminal's WebSocket (issue 32, docs/terminal.md): bytes both ways, control messages, refusals and closes
+    expect(doc.channels.terminalSession).toMatchObject({ address: '/rmm/terminal/{session_id}/', parameters: { session_id: expect.any(Object) } });
+    expect(Object.keys(doc.channels.terminalSession.messages).sort()).toEqual(['terminalError', 'terminalExit', 'terminalInput', 'terminalOutput', 'terminalResize']);
+    expect(doc.operations.sendTerminal).toMatchObject({ action: 'send', channel: { $ref: '#/channels/terminalSession' } });
+    expect(doc.operations.receiveTerminal).toMatchObject({ action: 'receive', channel: { $ref: '#/channels/terminalSession' } });
     const all = refs(doc);
     expect(all.length).toBeGreaterThan(40);
     for (const ref of all) expect([ref, resolve(doc, ref) !== undefined]).toEqual([ref, true]);

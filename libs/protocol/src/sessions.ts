@@ -11,6 +11,12 @@ export type SessionKind = (typeof SESSION_KINDS)[number];
 export const SESSION_FRAME_MAX = 32 * 1024;
 /** The most bytes a sender may have sent and not yet seen acknowledged, per session and direction: then it pauses. */
 export const SESSION_WINDOW = 256 * 1024;
+/**
+ * A receiver acknowledges once this much was consumed since its last ack, and when it has nothing more to consume (on
+ * the next turn of its event loop, so the frames of one read share an ack): a quarter of the window, which keeps the
+ * sender going while costing one message per 64 KiB rather than one per frame.
+ */
+export const SESSION_ACK_EVERY = 64 * 1024;
 /** Binary frame: 1 byte tag (SESSION_DATA_TAG), 16 bytes session id (a UUID's bytes), 4 bytes seq (uint32, big-endian), payload. */
 export const SESSION_HEADER_BYTES = 21;
 export const SESSION_DATA_TAG = 0x01;
