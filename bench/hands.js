@@ -371,7 +371,7 @@ function handsMarkdown(r) {
 }
 
 function updateHandsDoc(r) {
-  replaceDocSection('hands-bench', `${handsMarkdown(r)}\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown CPU'}).`);
+  replaceDocSection('hands-bench', `${handsMarkdown(r)}\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown CPU'}).\n`);
 }
 
 module.exports = { runHandsBench, handsMarkdown, updateHandsDoc };
