@@ -25,7 +25,7 @@ import { SettingsModule } from './settings/settings.repository';
 export function coreImports(config: AppConfig, databaseUrl: string, clock?: Clock): NonNullable<DynamicModule['imports']> {
   return [
     // A request waits at most DB_POOL_ACQUIRE_TIMEOUT_MS for a connection, then answers 503 (never queues for minutes).
-    TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl), extra: { max: config.dbPoolSize, connectionTimeoutMillis: config.dbPoolAcquireTimeoutMs } }),
+    TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, { extra: { max: config.dbPoolSize, connectionTimeoutMillis: config.dbPoolAcquireTimeoutMs } })),
     TransactionModule,
     // (early: its shutdown hook then runs after the features' own, which stop their jobs first where order matters)
     JobsModule,
