@@ -117,6 +117,36 @@ export class SendWindow {
 }
 
 /**
+ * A receiver's acknowledgements (SESSION_ACK_EVERY): `consumed` after each frame is consumed; the ack of the last
+ * one goes once 64 KiB were consumed since the previous ack, or on the next turn when nothing more is queued. `send`
+ * writes it (and skips it once the session ended). Both ends use it.
+ */
+export class AckBatcher {
+  private seq: number | null = null;
+  private bytes = 0;
+  private timer?: ReturnType<typeof setImmediate>;
+
+  constructor(private readonly send: (seq: number) => void) {}
+
+  /** Frame `seq` of `bytes` was consumed; `more`: other frames wait to be consumed. */
+  consumed(seq: number, bytes: number, more: boolean): void {
+    this.seq = seq;
+    this.bytes += bytes;
+    if (this.bytes >= SESSION_ACK_EVERY) this.flush();
+    else if (!more) this.timer ??= setImmediate(() => this.flush());
+  }
+
+  flush(): void {
+    if (this.timer) clearImmediate(this.timer);
+    this.timer = undefined;
+    const seq = this.seq;
+    this.seq = null;
+    this.bytes = 0;
+    if (seq !== null) this.send(seq);
+  }
+}
+
+/**
  * One direction's window, at the receiver: what the sender may have in flight. A frame out of order or past the
  * window is a protocol error (the session is closed with reason `protocol`).
  */

@@ -2,7 +2,7 @@
 // (terminal, file.read, file.write); the kind (sessions/*.ts, files/*.ts) gets the server's bytes in order and
 // writes its own through the window; acknowledgements, control messages and the end go as JSON. A session lives on
 // the connection it was opened on: when that drops, every session ends (a terminal's shell is killed).
-import { decodeSessionFrame, encodeSessionFrame, ReceiveWindow, SendWindow, SESSION_ACK_EVERY, SESSION_FRAME_MAX, SESSION_REASON_MAX } from '@app/protocol/agent';
+import { AckBatcher, decodeSessionFrame, encodeSessionFrame, ReceiveWindow, SendWindow, SESSION_FRAME_MAX, SESSION_REASON_MAX } from '@app/protocol/agent';
 import type { SessionKind, SessionOpenMessage } from '@app/protocol/agent';
 import type { Connection, Log } from '../handlers/handler';
 import type { SessionHandler, SessionIo, SessionOpener } from './kind';
@@ -82,33 +82,17 @@ class AgentSideSession {
           return;
         }
         this.receiving.consumed(payload.length);
-        this.ackLater(seq, payload.length);
+        this.acks.consumed(seq, payload.length, this.queue.length > 0);
       }
     } finally {
       this.draining = false;
     }
   }
 
-  private pendingAck: number | null = null;
-  private unackedBytes = 0;
-  private ackTimer?: ReturnType<typeof setImmediate>;
-
-  /** Acknowledges every SESSION_ACK_EVERY bytes written, and on the next turn once nothing is left to write. */
-  private ackLater(seq: number, bytes: number): void {
-    this.pendingAck = seq;
-    this.unackedBytes += bytes;
-    if (this.unackedBytes >= SESSION_ACK_EVERY) this.flushAck();
-    else if (this.queue.length === 0) this.ackTimer ??= setImmediate(() => this.flushAck());
-  }
-
-  private flushAck(): void {
-    if (this.ackTimer) clearImmediate(this.ackTimer);
-    this.ackTimer = undefined;
-    const seq = this.pendingAck;
-    this.pendingAck = null;
-    this.unackedBytes = 0;
-    if (seq !== null && !this.ended) this.connection.send({ type: 'session.ack', session: this.id, seq });
-  }
+  /** Acks every SESSION_ACK_EVERY bytes written, and on the next turn once nothing is left to write. */
+  private readonly acks = new AckBatcher((seq) => {
+    if (!this.ended) this.connection.send({ type: 'session.ack', session: this.id, seq });
+  });
 
   /** The handler is ready: frames that came meanwhile are handed to it. */
   ready(handler: SessionHandler): void {

@@ -1,4 +1,4 @@
-import { ReceiveWindow, SendWindow, SESSION_ACK_EVERY, SESSION_FRAME_MAX, SessionKind } from '@app/protocol';
+import { AckBatcher, ReceiveWindow, SendWindow, SESSION_FRAME_MAX, SessionKind } from '@app/protocol';
 
 /** How a session ended: the end's reason (`exit`, `end`, `closed`, `agent_offline`, `protocol`, or the agent's words), and what came with it. */
 export interface SessionEnd {
@@ -221,7 +221,7 @@ export class SessionEndpoint implements AgentSession {
           return;
         }
         this.receiving.consumed(payload.length);
-        this.ackLater(seq, payload.length);
+        this.acks.consumed(seq, payload.length, this.queue.length > 0);
       }
     } finally {
       this.draining = false;
@@ -229,26 +229,10 @@ export class SessionEndpoint implements AgentSession {
     if (this.agentEnd && this.queue.length === 0) this.finish(this.agentEnd);
   }
 
-  private pendingAck: number | null = null;
-  private unackedBytes = 0;
-  private ackTimer?: NodeJS.Immediate;
-
-  /** Acknowledges every SESSION_ACK_EVERY bytes consumed, and on the next turn once nothing is left to consume. */
-  private ackLater(seq: number, bytes: number): void {
-    this.pendingAck = seq;
-    this.unackedBytes += bytes;
-    if (this.unackedBytes >= SESSION_ACK_EVERY) this.flushAck();
-    else if (this.queue.length === 0) this.ackTimer ??= setImmediate(() => this.flushAck());
-  }
-
-  private flushAck(): void {
-    if (this.ackTimer) clearImmediate(this.ackTimer);
-    this.ackTimer = undefined;
-    const seq = this.pendingAck;
-    this.pendingAck = null;
-    this.unackedBytes = 0;
-    if (seq !== null && !this.agentEnd && !this.end) this.link.ack(seq);
-  }
+  /** Acks every SESSION_ACK_EVERY bytes consumed, and on the next turn once nothing is left to consume. */
+  private readonly acks = new AckBatcher((seq) => {
+    if (!this.agentEnd && !this.end) this.link.ack(seq);
+  });
 
   /** Ended: once. */
   finish(end: SessionEnd): void {
