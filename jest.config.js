@@ -43,7 +43,7 @@ const swcTs = [
 const swcEntities = ['@swc/jest', { ...swcTs[1], jsc: { ...swcTs[1].jsc, transform: { ...swcTs[1].jsc.transform, decoratorMetadata: false } } }];
 const swcTransform = { '/libs/entities/src/.+\\.ts$': swcEntities, '^.+\\.ts$': swcTs };
 // NestJS 12 and a few of its dependencies ship ESM only; Jest on Node 20 needs them as CommonJS.
-const esmOnly = ['@nestjs', 'jose', 'fast-check', 'pure-rand', 'content-disposition', 'cookie', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer', 'plist'];
+const esmOnly = ['@nestjs', 'jose', 'openid-client', 'oauth4webapi', '@simplewebauthn', 'fast-check', 'pure-rand', 'content-disposition', 'cookie', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer', 'plist'];
 const swcJs = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 const common = {
   rootDir: __dirname,

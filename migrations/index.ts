@@ -26,6 +26,7 @@ import { CustomFields1765000100000 } from './1765000100000-custom-fields';
 import { Sessions1765100000000 } from './1765100000000-sessions';
 import { TerminalRecordings1765100500000 } from './1765100500000-terminal-recordings';
 import { TerminalHeldUntil1765100600000 } from './1765100600000-terminal-held-until';
+import { Sso1765200000000 } from './1765200000000-sso';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -56,4 +57,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   Sessions1765100000000,
   TerminalRecordings1765100500000,
   TerminalHeldUntil1765100600000,
+  Sso1765200000000,
 ];

@@ -236,6 +236,6 @@ describe('operators and console sessions', () => {
     expect(t.logs.join('\n')).not.toContain(token);
     expect(t.logs.join('\n')).not.toContain(OPERATOR_PASSWORD);
     const ops = await t.server.app.get(OperatorsService).list();
-    expect(ops.every((o) => o.passwordHash.startsWith('$argon2id$'))).toBe(true);
+    expect(ops.every((o) => o.passwordHash?.startsWith('$argon2id$'))).toBe(true);
   });
 });

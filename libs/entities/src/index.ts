@@ -17,6 +17,8 @@ import { NotificationPageEntity } from './notification-page.entity';
 import { NotificationBudgetEntity } from './notification-budget.entity';
 import { OperatorEntity } from './operator.entity';
 import { OperatorSessionEntity } from './operator-session.entity';
+import { OperatorPasskeyEntity } from './operator-passkey.entity';
+import { AuthChallengeEntity } from './auth-challenge.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { ScriptRunEntity } from './script-run.entity';
 import { ScriptEntity } from './script.entity';
@@ -66,6 +68,8 @@ export {
   NotificationDeliveryEntity,
   OperatorEntity,
   OperatorSessionEntity,
+  OperatorPasskeyEntity,
+  AuthChallengeEntity,
   RefreshTokenEntity,
   ScriptEntity,
   ScriptRunEntity,
@@ -115,6 +119,8 @@ export const ALL_ENTITIES = [
   TaskRunEntity,
   OperatorEntity,
   OperatorSessionEntity,
+  OperatorPasskeyEntity,
+  AuthChallengeEntity,
   AgentUpdateEntity,
   NotificationChannelEntity,
   NotificationDeliveryEntity,

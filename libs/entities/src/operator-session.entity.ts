@@ -26,7 +26,22 @@ export class OperatorSessionEntity {
   @Column({ name: 'last_seen_at', type: 'timestamptz' })
   lastSeenAt: Date;
 
-  /** The absolute end: created_at + RMM_SESSION_MAX_HOURS. */
+  /** The absolute end: created_at + RMM_SESSION_MAX_HOURS (RMM_OIDC_MAX_SESSION_HOURS when signed in through the provider). */
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
+
+  /** When the operator last proved who they are in this session (sign-in, then each re-authentication): step-up counts from here. */
+  @Column({ name: 'authenticated_at', type: 'timestamptz' })
+  authenticatedAt: Date;
+
+  /** How: password, password+totp, password+recovery_code, password+passkey, passkey, oidc (the last re-authentication's). */
+  @Column({ type: 'text' })
+  method: string;
+
+  /** The address and User-Agent the session was signed in from (shown in the operator's sessions list). */
+  @Column({ type: 'text', nullable: true })
+  address: string | null;
+
+  @Column({ name: 'user_agent', type: 'text', nullable: true })
+  userAgent: string | null;
 }

@@ -6,6 +6,7 @@ import { OPERATOR_ROLES, OperatorRole, sqlList } from './enums';
  * `clients` null = every client; a list = only those clients' agents, deployments, checks, tasks, alerts and runs.
  */
 @Entity({ name: 'operators' })
+@Index('UQ_operators_oidc', ['oidcIssuer', 'oidcSubject'], { unique: true, where: `"oidc_subject" IS NOT NULL` })
 @Check('CHK_operators_role', `"role" IN (${sqlList(OPERATOR_ROLES)})`)
 export class OperatorEntity {
   @PrimaryGeneratedColumn()
@@ -16,9 +17,9 @@ export class OperatorEntity {
   @Column({ type: 'text' })
   email: string;
 
-  /** argon2id, as the data platform's users. */
-  @Column({ name: 'password_hash', type: 'text' })
-  passwordHash: string;
+  /** argon2id, as the data platform's users; null for an operator who signs in only through the provider (or a passkey). */
+  @Column({ name: 'password_hash', type: 'text', nullable: true })
+  passwordHash: string | null;
 
   @Column({ type: 'text' })
   role: OperatorRole;
@@ -40,6 +41,24 @@ export class OperatorEntity {
 
   @Column({ type: 'boolean', default: false })
   disabled: boolean;
+
+  /** May sign in with a password even when RMM_PASSWORD_LOGIN=false (`operator create … --break-glass`; docs/sso.md). */
+  @Column({ name: 'break_glass', type: 'boolean', default: false })
+  breakGlass: boolean;
+
+  /** The OpenID provider account this operator is (issuer + `sub`, unique together); null = none linked. */
+  @Column({ name: 'oidc_issuer', type: 'text', nullable: true })
+  oidcIssuer: string | null;
+
+  @Column({ name: 'oidc_subject', type: 'text', nullable: true })
+  oidcSubject: string | null;
+
+  /**
+   * Set by `operator link-oidc --email E`: the next provider sign-in with this e-mail (verified by the provider) links
+   * that account to this operator, once. Never linked by e-mail without it.
+   */
+  @Column({ name: 'oidc_link_allowed', type: 'boolean', default: false })
+  oidcLinkAllowed: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -166,6 +166,12 @@ export interface AppConfig {
    * agentBuild).
    */
   checkResultSpacing: boolean;
+  /** OpenID Connect single sign-on (docs/sso.md): null unless RMM_OIDC_ISSUER is set. */
+  oidc: OidcConfig | null;
+  /** RMM_PASSWORD_LOGIN: false turns password sign-in off for every operator but those marked break-glass. */
+  passwordLogin: boolean;
+  /** RMM_STEP_UP_MINUTES: dangerous actions need a session authenticated within this many minutes (docs/sso.md, "Step-up"). */
+  stepUpMinutes: number;
 }
 
 /** Names of the variables whose values are secrets: never logged, never echoed. */
@@ -177,6 +183,7 @@ export const SECRET_VARIABLES = [
   'RMM_API_KEY',
   'RMM_AGENT_SIGNING_KEY',
   'SMTP_URL',
+  'RMM_OIDC_CLIENT_SECRET',
 ] as const;
 
 export class ConfigError extends Error {
@@ -289,6 +296,85 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     notifyOfflineGraceSeconds: integer(env, 'RMM_NOTIFY_OFFLINE_GRACE_SECONDS', 60, 0, 86_400),
     notifyMaxPerAgentPerHour: integer(env, 'RMM_NOTIFY_MAX_PER_AGENT_PER_HOUR', 60, 1, 1_000_000),
     checkResultSpacing: true,
+    oidc: oidcConfig(env),
+    passwordLogin: boolean(env, 'RMM_PASSWORD_LOGIN', true),
+    stepUpMinutes: integer(env, 'RMM_STEP_UP_MINUTES', 10, 1, 1_440),
+  };
+}
+
+/** Roles in order of power: the highest one a user's groups map to wins. */
+export const OIDC_ROLE_ORDER = ['viewer', 'technician', 'admin'] as const;
+export type OidcRole = (typeof OIDC_ROLE_ORDER)[number];
+
+export interface OidcConfig {
+  /** RMM_OIDC_ISSUER: the provider's issuer URL (discovery at <issuer>/.well-known/openid-configuration). */
+  issuer: string;
+  clientId: string;
+  /** RMM_OIDC_CLIENT_SECRET: a secret (never logged); absent = a public client (PKCE only). */
+  clientSecret?: string;
+  /** RMM_OIDC_SCOPES, space-separated; default `openid email profile`. */
+  scopes: string;
+  /** RMM_OIDC_GROUPS_CLAIM: the ID token (or userinfo) claim that lists the user's groups; default `groups`. */
+  groupsClaim: string;
+  /** RMM_OIDC_ROLE_MAP: group → role (`rmm-admins=admin,rmm-techs=technician`); the highest matching role wins. */
+  roleMap: ReadonlyMap<string, OidcRole>;
+  /** RMM_OIDC_CLIENT_MAP: group → client ids (`acme-techs=3,globex=5+6`): a user in any of these groups is limited to the union. */
+  clientMap: ReadonlyMap<string, readonly number[]>;
+  /** RMM_OIDC_BUTTON: the sign-in button's label ("Sign in with <button>"); default `single sign-on`. */
+  button: string;
+  /** RMM_OIDC_MAX_SESSION_HOURS: a session signed in through the provider ends this long after sign-in (default RMM_SESSION_MAX_HOURS). */
+  maxSessionHours: number;
+}
+
+/** `group=value` pairs separated by commas; a group name may hold anything but `=` and `,`. */
+function pairs(env: Env, name: string, example: string): Array<[string, string]> {
+  const value = text(env, name);
+  if (value === undefined) return [];
+  return value.split(',').map((part) => {
+    const eq = part.lastIndexOf('=');
+    const key = eq > 0 ? part.slice(0, eq).trim() : '';
+    const val = eq > 0 ? part.slice(eq + 1).trim() : '';
+    if (!key || !val) throw new ConfigError(name, `must be group=value pairs separated by commas (e.g. ${example}), got "${part.trim().slice(0, 80)}"`);
+    return [key, val] as [string, string];
+  });
+}
+
+function oidcConfig(env: Env): OidcConfig | null {
+  // Every variable is read (and checked) whether or not single sign-on is on: a mistake is reported at start either way.
+  const issuerUrl = parseUrl(env, 'RMM_OIDC_ISSUER', ['https:', 'http:'], 'https://login.example.com/realms/msp');
+  const clientId = text(env, 'RMM_OIDC_CLIENT_ID');
+  const clientSecret = text(env, 'RMM_OIDC_CLIENT_SECRET');
+  const scopes = text(env, 'RMM_OIDC_SCOPES') ?? 'openid email profile';
+  const groupsClaim = text(env, 'RMM_OIDC_GROUPS_CLAIM') ?? 'groups';
+  const button = text(env, 'RMM_OIDC_BUTTON') ?? 'single sign-on';
+  const maxSessionHours = integer(env, 'RMM_OIDC_MAX_SESSION_HOURS', integer(env, 'RMM_SESSION_MAX_HOURS', 12, 1, 8_760), 1, 8_760);
+  const rolePairs = pairs(env, 'RMM_OIDC_ROLE_MAP', 'rmm-admins=admin,rmm-techs=technician,rmm-view=viewer');
+  const clientPairs = pairs(env, 'RMM_OIDC_CLIENT_MAP', 'acme-techs=3,globex=5+6');
+  if (!issuerUrl) return null;
+  if (!clientId) throw new ConfigError('RMM_OIDC_CLIENT_ID', 'is required when RMM_OIDC_ISSUER is set');
+  const roleMap = new Map<string, OidcRole>();
+  for (const [group, role] of rolePairs) {
+    if (!(OIDC_ROLE_ORDER as readonly string[]).includes(role)) throw new ConfigError('RMM_OIDC_ROLE_MAP', `role of "${group.slice(0, 80)}" must be admin, technician or viewer, got "${role.slice(0, 80)}"`);
+    roleMap.set(group, role as OidcRole);
+  }
+  if (roleMap.size === 0) throw new ConfigError('RMM_OIDC_ROLE_MAP', 'is required when RMM_OIDC_ISSUER is set (e.g. rmm-admins=admin,rmm-techs=technician): without it no one may sign in');
+  const clientMap = new Map<string, number[]>();
+  for (const [group, ids] of clientPairs) {
+    const list = ids.split('+').map((id) => id.trim());
+    if (!list.every((id) => /^[1-9]\d{0,9}$/.test(id))) throw new ConfigError('RMM_OIDC_CLIENT_MAP', `clients of "${group.slice(0, 80)}" must be client ids joined by + (e.g. 5+6), got "${ids.slice(0, 80)}"`);
+    clientMap.set(group, [...new Set([...(clientMap.get(group) ?? []), ...list.map(Number)])]);
+  }
+  return {
+    // As written: the ID token's `iss` must equal it exactly (a URL's normal form could add a trailing slash).
+    issuer: env.RMM_OIDC_ISSUER!.trim(),
+    clientId,
+    clientSecret,
+    scopes,
+    groupsClaim,
+    roleMap,
+    clientMap,
+    button,
+    maxSessionHours,
   };
 }
 

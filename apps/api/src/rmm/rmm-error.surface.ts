@@ -69,6 +69,8 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [RegistrationErrorCode.HostnameEnrolled]: 409,
   [OperatorsErrorCode.InvalidCredentials]: 401,
   [OperatorsErrorCode.TotpRequired]: 401,
+  [OperatorsErrorCode.PasswordLoginOff]: 403,
+  [GuardErrorCode.StepUpRequired]: 401,
   [GuardErrorCode.CsrfFailed]: 403,
   [OperatorsErrorCode.EmailTaken]: 409,
   [AgentBinariesErrorCode.UnknownTarget]: 404,
@@ -128,6 +130,8 @@ export const rmmErrorSurface: ErrorSurface = {
     }
     // The console's sign-in: the password was right, the account's code is missing or wrong (docs/console.md).
     if (e.code === OperatorsErrorCode.TotpRequired) return { status, body: { detail: e.message, totp_required: true } };
+    // A dangerous action in a session authenticated too long ago: the console re-authenticates and retries (docs/sso.md).
+    if (e.code === GuardErrorCode.StepUpRequired) return { status, body: { detail: e.message, step_up: true } };
     // An agent binary's download names the targets there are (GET /agent/v1/download/{target}).
     if (e.code === AgentBinariesErrorCode.UnknownTarget) return { status, body: { detail: e.message, targets: AGENT_TARGETS } };
     // An upload's chunk at the wrong offset says where the next one goes.

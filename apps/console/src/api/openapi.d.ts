@@ -389,6 +389,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/auth/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How an operator may sign in here (public: the sign-in page asks first): password, the OpenID provider (its button label), passkeys
+         * @description Needs the rmm_session cookie of a signed-in operator. Errors: {detail}.
+         */
+        get: operations["operatorAuthMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/auth/me": {
         parameters: {
             query?: never;
@@ -2053,6 +2073,23 @@ export interface components {
         };
         SessionDto: {
             operator: components["schemas"]["SessionOperatorDto"];
+        };
+        OidcMethodDto: {
+            /**
+             * @description RMM_OIDC_BUTTON: the page shows "Sign in with <button>"
+             * @example Entra ID
+             */
+            button: string;
+        };
+        SignInMethodsDto: {
+            /** @description RMM_PASSWORD_LOGIN: false = only break-glass operators sign in with a password */
+            password: boolean;
+            /** @description The OpenID provider, when RMM_OIDC_ISSUER is set */
+            oidc: components["schemas"]["OidcMethodDto"] | null;
+            /** @description Passkeys are always offered (an operator without one is told so) */
+            passkeys: boolean;
+            /** @description RMM_STEP_UP_MINUTES: dangerous actions need an authentication this recent */
+            step_up_minutes: number;
         };
         SessionStateDto: {
             /** @description Whether the rmm_session cookie names a live session */
@@ -6719,6 +6756,60 @@ export interface operations {
                 };
             };
             /** @description Too many failed sign-ins for this account or address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    operatorAuthMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInMethodsDto"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to come back */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -21,10 +21,15 @@ export interface Principal {
   secretHash: string | null;
   /** An operator's session id (logout, revocation); null for keys. */
   sessionId: string | null;
+  /** When the operator's session last proved who they are (sign-in or re-authentication; step-up counts from here); null for keys. */
+  authenticatedAt?: Date | null;
 }
 
-/** How an operator signed in, or tried to: the password alone, or with the TOTP code or a recovery code. */
-export type SignInMethod = 'password' | 'password+totp' | 'password+recovery_code';
+/**
+ * How an operator signed in, or tried to: the password alone, or with the TOTP code, a recovery code or a passkey as
+ * the second factor; a passkey alone; the OpenID provider (docs/sso.md). Stored per session (`operator_sessions.method`).
+ */
+export type SignInMethod = 'password' | 'password+totp' | 'password+recovery_code' | 'password+passkey' | 'passkey' | 'oidc';
 
 /**
  * A console sign-in, as the audit log records it (access/audit/audit-http.ts): the account tried (normalised e-mail,
@@ -52,6 +57,7 @@ export function keyPrincipal(key: ApiKeyEntity): Principal {
     expiresAt: key.expiresAt,
     secretHash: key.secretHash,
     sessionId: null,
+    authenticatedAt: null,
   };
 }
 

@@ -6,6 +6,7 @@ export const SCOPE_KEY = 'rmm:scope';
 export const DEPLOYMENT_CREATION_KEY = 'rmm:deployment-creation';
 export const ALSO_SCOPE_KEY = 'rmm:also-scope';
 export const ANY_SCOPE_KEY = 'rmm:any-scope';
+export const STEP_UP_KEY = 'rmm:step-up';
 
 /** A second scope a route needs besides its own: always, or only `when` (a case only the service can tell). */
 export interface AlsoRequiredScope {
@@ -31,6 +32,16 @@ export function AlsoRequireScope(scope: ApiKeyScope, when?: string): MethodDecor
     ApiExtension('x-also-requires-scope', scope),
     ...(when ? [ApiExtension('x-also-requires-scope-when', when)] : []),
   );
+}
+
+/**
+ * A dangerous action (docs/sso.md, "Step-up"): an operator's session must have authenticated within
+ * RMM_STEP_UP_MINUTES, else 401 {detail: 're-authentication required', step_up: true}. `when` names the case when
+ * only some requests of the route are dangerous (the service then calls requireStepUp itself). API keys are
+ * unaffected: their scopes decide. Shown in the OpenAPI document as x-step-up (and x-step-up-when).
+ */
+export function RequireStepUp(when?: string): MethodDecorator {
+  return applyDecorators(SetMetadata(STEP_UP_KEY, when ?? true), ApiExtension('x-step-up', true), ...(when ? [ApiExtension('x-step-up-when', when)] : []));
 }
 
 /** Marks the route that the second limit (deployment creations per minute per key) also counts. */

@@ -5,7 +5,8 @@ import { CommonErrorCode, DomainError } from '../../../common/errors/domain-erro
 import { originVerdict } from '../../../common/http/origin';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { LoginDto, OriginQueryDto, OriginVerdictDto, SessionDto, SessionStateDto, toSessionDto, toSessionStateDto } from './operators.dto';
+import { userAgentOf } from './user-agent';
+import { LoginDto, SignInMethodsDto, OriginQueryDto, OriginVerdictDto, SessionDto, SessionStateDto, toSessionDto, toSessionStateDto } from './operators.dto';
 import { GuardErrorCode } from '../../common/guard.errors';
 import { OperatorsService } from './operators.service';
 import { PrincipalResolver } from './principal-resolver';
@@ -31,9 +32,17 @@ export class OperatorAuthController {
   @ApiResponse({ status: 429, type: RmmErrorDto, description: 'Too many failed sign-ins for this account or address (Retry-After)' })
   async login(@Body() body: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionDto> {
     // The attempt rides on the request for the audit log (who tried, how), whatever the outcome.
-    const { operator, token } = await this.operators.signIn(body, req.ip, ((req as AuthedRequest).signIn = { email: null, method: 'password' }));
+    const attempt = ((req as AuthedRequest).signIn = { email: null, method: 'password' });
+    const { operator, token } = await this.operators.signIn(body, req.ip, attempt, userAgentOf(req) ?? undefined);
     void reply.header('Set-Cookie', sessionCookie(token, this.config.sessionMaxHours * 3600, this.secure));
     return toSessionDto(operator);
+  }
+
+  @Get('methods')
+  @ApiOperation({ summary: 'How an operator may sign in here (public: the sign-in page asks first): password, the OpenID provider (its button label), passkeys' })
+  @ApiOkResponse({ type: SignInMethodsDto })
+  methods(): SignInMethodsDto {
+    return { password: this.config.passwordLogin, oidc: this.config.oidc ? { button: this.config.oidc.button } : null, passkeys: true, step_up_minutes: this.config.stepUpMinutes };
   }
 
   @Get('me')

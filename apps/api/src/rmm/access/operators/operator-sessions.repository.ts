@@ -1,12 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorRole } from '@app/entities';
 import { TransactionHost } from '../../../database/transaction-host';
+import type { SignInMethod } from '../../common/principal';
+
+/** How a session began: the method, and the address and User-Agent it came from (shown in the sessions list). */
+export interface SessionOrigin {
+  method: SignInMethod;
+  address: string | null;
+  userAgent: string | null;
+}
 
 /** A live session with the operator it belongs to (one statement: the cookie's check on every request). */
 export interface SessionWithOperator {
   sessionId: string;
   lastSeenAt: Date;
   expiresAt: Date;
+  authenticatedAt: Date;
   operatorId: number;
   email: string;
   role: OperatorRole;
@@ -19,18 +28,25 @@ export interface SessionWithOperator {
 export class OperatorSessionsRepository {
   constructor(private readonly tx: TransactionHost) {}
 
-  async create(tokenHash: string, operatorId: number, now: Date, expiresAt: Date): Promise<string> {
+  async create(tokenHash: string, operatorId: number, now: Date, expiresAt: Date, how: SessionOrigin): Promise<string> {
     const [row] = await this.tx.rows<{ id: string }>(
-      `INSERT INTO operator_sessions (token_hash, operator_id, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $3, $4) RETURNING id`,
-      [tokenHash, operatorId, now, expiresAt],
+      `INSERT INTO operator_sessions (token_hash, operator_id, created_at, last_seen_at, expires_at, authenticated_at, method, address, user_agent)
+       VALUES ($1, $2, $3, $3, $4, $3, $5, $6, $7) RETURNING id`,
+      [tokenHash, operatorId, now, expiresAt, how.method, how.address?.slice(0, 100) ?? null, how.userAgent?.slice(0, 500) ?? null],
     );
     return row.id;
+  }
+
+  /** The operator proved who they are again in this session (step-up): the step-up window counts from `now`. */
+  async reauthenticated(sessionId: string, operatorId: number, now: Date, method: SignInMethod): Promise<boolean> {
+    const { rowCount } = await this.tx.exec(`UPDATE operator_sessions SET authenticated_at = $3, method = $4 WHERE id = $1 AND operator_id = $2`, [sessionId, operatorId, now, method]);
+    return rowCount === 1;
   }
 
   /** The session of this cookie, if it is still within its absolute end and its idle limit, with its operator. */
   async findLive(tokenHash: string, now: Date, idleMs: number): Promise<SessionWithOperator | null> {
     const [row] = await this.tx.rows<SessionWithOperator>(
-      `SELECT s.id AS "sessionId", s.last_seen_at AS "lastSeenAt", s.expires_at AS "expiresAt", o.id AS "operatorId",
+      `SELECT s.id AS "sessionId", s.last_seen_at AS "lastSeenAt", s.expires_at AS "expiresAt", s.authenticated_at AS "authenticatedAt", o.id AS "operatorId",
               o.email, o.role, o.clients, o.disabled
          FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
         WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $2::timestamptz - make_interval(secs => $3::double precision / 1000)`,

@@ -56,6 +56,18 @@ export class SessionDto {
   @ApiProperty({ type: SessionOperatorDto }) operator: SessionOperatorDto;
 }
 
+export class OidcMethodDto {
+  @ApiProperty({ example: 'Entra ID', description: 'RMM_OIDC_BUTTON: the page shows "Sign in with <button>"' }) button: string;
+}
+
+/** GET /api/v3/auth/methods (public): what the sign-in page offers. */
+export class SignInMethodsDto {
+  @ApiProperty({ description: 'RMM_PASSWORD_LOGIN: false = only break-glass operators sign in with a password' }) password: boolean;
+  @ApiProperty({ type: OidcMethodDto, nullable: true, description: 'The OpenID provider, when RMM_OIDC_ISSUER is set' }) oidc: OidcMethodDto | null;
+  @ApiProperty({ description: 'Passkeys are always offered (an operator without one is told so)' }) passkeys: boolean;
+  @ApiProperty({ description: 'RMM_STEP_UP_MINUTES: dangerous actions need an authentication this recent' }) step_up_minutes: number;
+}
+
 /** GET /api/v3/auth/session: whether the request's cookie is a live session, asked without a 401 when it is not. */
 export class SessionStateDto {
   @ApiProperty({ description: 'Whether the rmm_session cookie names a live session' }) signed_in: boolean;

@@ -4,6 +4,9 @@ export enum OperatorsErrorCode {
   InvalidCredentials = 'invalid_credentials',
   /** 401 {detail: 'Invalid credentials', totp_required: true}: the password was right; the account needs its code. */
   TotpRequired = 'totp_required',
+  /** 403: RMM_PASSWORD_LOGIN=false and the operator is not break-glass (docs/sso.md). */
+  PasswordLoginOff = 'password_login_off',
+
   /** 409: another operator has this email. */
   EmailTaken = 'operator_email_taken',
 }

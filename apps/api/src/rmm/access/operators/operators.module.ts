@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../../../platform/users/users.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { AuthChallengesRepository } from './auth-challenges.repository';
 import { OperatorAuthController } from './operator-auth.controller';
 import { OperatorSessionsRepository } from './operator-sessions.repository';
 import { OperatorsController } from './operators.controller';
@@ -12,7 +13,7 @@ import { PrincipalResolver } from './principal-resolver';
 @Module({
   imports: [ApiKeysModule, UsersModule],
   controllers: [OperatorAuthController, OperatorsController],
-  providers: [OperatorsRepository, OperatorSessionsRepository, OperatorsService, PrincipalResolver],
-  exports: [PrincipalResolver, OperatorsService],
+  providers: [OperatorsRepository, OperatorSessionsRepository, AuthChallengesRepository, OperatorsService, PrincipalResolver],
+  exports: [PrincipalResolver, OperatorsService, OperatorSessionsRepository, OperatorsRepository, AuthChallengesRepository],
 })
 export class OperatorsModule {}

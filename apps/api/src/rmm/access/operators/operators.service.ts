@@ -11,9 +11,9 @@ import { SignInLimits } from '../../../platform/auth/signin-limits';
 import { MAX_PASSWORD_LENGTH, PasswordHasher } from '../../../platform/users/password';
 import { MAX_EMAIL_LENGTH } from '../../../platform/users/users.service';
 import { ClientScope, EVERY_CLIENT, inScope } from '../../common/client-scope';
-import { Principal, ROLE_SCOPES, SignInAttempt } from '../../common/principal';
+import { Principal, ROLE_SCOPES, SignInAttempt, SignInMethod } from '../../common/principal';
 import { RmmEvents } from '../../common/bus/rmm-events';
-import { OperatorSessionsRepository } from './operator-sessions.repository';
+import { OperatorSessionsRepository, SessionOrigin } from './operator-sessions.repository';
 import { OperatorsErrorCode } from './operators.errors';
 import { OperatorChanges, OperatorsRepository } from './operators.repository';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpStep, totpUri } from './totp';
@@ -137,7 +137,7 @@ export class OperatorsService {
    * and per address, 429 past either). A right password without the account's code: 401 with totp_required.
    */
   /** `attempt` is filled in as the sign-in goes (the account tried, the method, the operator), for the audit log. */
-  async signIn(body: SignIn, address: string, attempt: SignInAttempt = { email: null, method: 'password' }): Promise<{ operator: OperatorEntity; token: string; expiresAt: Date }> {
+  async signIn(body: SignIn, address: string, attempt: SignInAttempt = { email: null, method: 'password' }, userAgent?: string): Promise<{ operator: OperatorEntity; token: string; expiresAt: Date }> {
     const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
     const password = typeof body.password === 'string' ? body.password : '';
     const code = typeof body.totp === 'string' ? body.totp.trim() : '';
@@ -156,6 +156,11 @@ export class OperatorsService {
       await platformLimit(() => this.limits.failed(address));
       throw invalidCredentials();
     }
+    // RMM_PASSWORD_LOGIN=false: only break-glass operators still sign in with a password (docs/sso.md). Said after the
+    // password was right, so the answer tells nothing to whoever does not have it.
+    if (!this.config.passwordLogin && !op.breakGlass) {
+      throw new DomainError(OperatorsErrorCode.PasswordLoginOff, 'password sign-in is turned off: sign in with single sign-on or a passkey');
+    }
     if (op.totpSecret) {
       if (!code) throw new DomainError(OperatorsErrorCode.TotpRequired, 'Invalid credentials');
       if (!(await this.secondFactor(op, code))) {
@@ -167,13 +172,27 @@ export class OperatorsService {
     // (A code given to an account without TOTP is not a second factor.)
     if (!op.totpSecret) attempt.method = 'password';
     attempt.operator = { id: op.id, email: op.email };
+    return this.startSession(op, { method: attempt.method, address, userAgent: userAgent ?? null });
+  }
+
+  /**
+   * A new session for an operator who just proved who they are (any method): the cookie's token (shown once, stored
+   * as its SHA-256), ending RMM_SESSION_MAX_HOURS later, or `maxHours` (the provider's RMM_OIDC_MAX_SESSION_HOURS).
+   */
+  async startSession(op: OperatorEntity, how: SessionOrigin, maxHours = this.config.sessionMaxHours): Promise<{ operator: OperatorEntity; token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + this.config.sessionMaxHours * 3_600_000);
-    await this.sessions.create(hashSessionToken(token), op.id, now, expiresAt);
+    const expiresAt = new Date(now.getTime() + maxHours * 3_600_000);
+    await this.sessions.create(hashSessionToken(token), op.id, now, expiresAt, how);
     await this.deleteStaleSessions(); // housekeeping at each sign-in: the table holds live sessions only
-    this.logger.log(`operator ${op.id} signed in`);
+    this.logger.log(`operator ${op.id} signed in (${how.method})`);
     return { operator: op, token, expiresAt };
+  }
+
+  /** The session's operator proved who they are again (step-up): dangerous actions are allowed for RMM_STEP_UP_MINUTES. */
+  async reauthenticated(principal: Principal, method: SignInMethod): Promise<void> {
+    if (principal.kind !== 'operator' || !principal.sessionId) throw new DomainError(CommonErrorCode.Unauthorized, 'Invalid token');
+    await this.sessions.reauthenticated(principal.sessionId, principal.id, this.clock.now(), method);
   }
 
   /** The caller a session cookie names, if its session is live and its operator enabled; moves its idle clock. */
@@ -192,6 +211,7 @@ export class OperatorsService {
       expiresAt: s.expiresAt,
       secretHash: null,
       sessionId: s.sessionId,
+      authenticatedAt: s.authenticatedAt,
     };
   }
 
