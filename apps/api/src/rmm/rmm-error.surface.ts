@@ -73,6 +73,7 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [GuardErrorCode.StepUpRequired]: 401,
   [GuardErrorCode.CsrfFailed]: 403,
   [OperatorsErrorCode.EmailTaken]: 409,
+  [OperatorsErrorCode.NoPassword]: 409,
   [AgentBinariesErrorCode.UnknownTarget]: 404,
   [PoliciesErrorCode.NameTaken]: 409,
   [PoliciesErrorCode.TooMany]: 409,

@@ -6,7 +6,7 @@ import { AuthedRequest, clientFilter } from '../../common/principal';
 import { setTotal } from '../../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../../common/pagination.dto';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { RequireScope } from '../../common/scopes';
+import { RequireScope, RequireStepUp } from '../../common/scopes';
 import { RmmController } from '../../common/rmm-controller';
 import { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto, toApiKeyDto } from './api-keys.dto';
 import { ApiKeysService } from './api-keys.service';
@@ -28,6 +28,7 @@ export class ApiKeysController {
 
   @Post()
   @RequireScope('admin')
+  @RequireStepUp()
   @ApiOperation({ summary: 'Create an API key, limited to some clients or not (clients); the answer shows its secret once. Scope: admin' })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (e.g. clients: no client 9)' })

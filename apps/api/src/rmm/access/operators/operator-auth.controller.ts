@@ -6,7 +6,7 @@ import { originVerdict } from '../../../common/http/origin';
 import { RuntimeConfig } from '../../../config/runtime-config';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
 import { userAgentOf } from './user-agent';
-import { LoginDto, SignInMethodsDto, OriginQueryDto, OriginVerdictDto, SessionDto, SessionStateDto, toSessionDto, toSessionStateDto } from './operators.dto';
+import { LoginDto, MeDto, toMeDto, SignInMethodsDto, OriginQueryDto, OriginVerdictDto, SessionDto, SessionStateDto, toSessionDto, toSessionStateDto } from './operators.dto';
 import { GuardErrorCode } from '../../common/guard.errors';
 import { OperatorsService } from './operators.service';
 import { PrincipalResolver } from './principal-resolver';
@@ -46,12 +46,11 @@ export class OperatorAuthController {
   }
 
   @Get('me')
-  @ApiOperation({ summary: 'The signed-in operator (by the rmm_session cookie): role, clients and scopes' })
-  @ApiOkResponse({ type: SessionDto })
+  @ApiOperation({ summary: "The signed-in operator (by the rmm_session cookie): role, clients and scopes; when the session last authenticated, and the account's methods (password, TOTP, passkeys, single sign-on)" })
+  @ApiOkResponse({ type: MeDto })
   @ApiResponse({ status: 401, type: RmmErrorDto, description: 'No live session' })
-  async me(@Req() req: FastifyRequest): Promise<SessionDto> {
-    const principal = await this.session(req);
-    return toSessionDto(await this.operators.get(principal.id));
+  async me(@Req() req: FastifyRequest): Promise<MeDto> {
+    return toMeDto(await this.operators.account(await this.session(req)));
   }
 
   @Get('session')

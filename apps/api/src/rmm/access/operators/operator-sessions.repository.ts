@@ -23,6 +23,18 @@ export interface SessionWithOperator {
   disabled: boolean;
 }
 
+/** A session as its operator sees it in the sessions list (never its token's hash). */
+export interface SessionRow {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  authenticatedAt: Date;
+  method: string;
+  address: string | null;
+  userAgent: string | null;
+}
+
 /** The `operator_sessions` table: only a SHA-256 of each cookie is stored. */
 @Injectable()
 export class OperatorSessionsRepository {
@@ -61,6 +73,30 @@ export class OperatorSessionsRepository {
 
   async delete(sessionId: string): Promise<void> {
     await this.tx.exec(`DELETE FROM operator_sessions WHERE id = $1`, [sessionId]);
+  }
+
+  /** An operator's live sessions, the most recently used first. */
+  listLive(operatorId: number, now: Date, idleMs: number): Promise<SessionRow[]> {
+    return this.tx.rows<SessionRow>(
+      `SELECT id, created_at AS "createdAt", last_seen_at AS "lastSeenAt", expires_at AS "expiresAt", authenticated_at AS "authenticatedAt",
+              method, address, user_agent AS "userAgent"
+         FROM operator_sessions
+        WHERE operator_id = $1 AND expires_at > $2 AND last_seen_at > $2::timestamptz - make_interval(secs => $3::double precision / 1000)
+        ORDER BY last_seen_at DESC, created_at DESC`,
+      [operatorId, now, idleMs],
+    );
+  }
+
+  /** Ends one session of this operator: false when it is not theirs (or gone). */
+  async deleteOwn(sessionId: string, operatorId: number): Promise<boolean> {
+    const { rowCount } = await this.tx.exec(`DELETE FROM operator_sessions WHERE id = $1 AND operator_id = $2`, [sessionId, operatorId]);
+    return rowCount === 1;
+  }
+
+  /** Ends every session of this operator but one ("sign out everywhere else"); answers the ids ended. */
+  async deleteOthers(operatorId: number, keep: string): Promise<string[]> {
+    const rows = await this.tx.rows<{ id: string }>(`DELETE FROM operator_sessions WHERE operator_id = $1 AND id <> $2 RETURNING id`, [operatorId, keep]);
+    return rows.map((r) => r.id);
   }
 
   /** Ends every session of an operator (disabled, new password). */

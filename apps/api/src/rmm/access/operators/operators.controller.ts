@@ -3,9 +3,9 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { ParseIdPipe } from '../../common/id.pipe';
 import { AuthedRequest, clientFilter } from '../../common/principal';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { RequireScope } from '../../common/scopes';
+import { RequireScope, RequireStepUp } from '../../common/scopes';
 import { RmmController } from '../../common/rmm-controller';
-import { CreateOperatorDto, OperatorDto, toOperatorDto, TotpSetupDto, UpdateOperatorDto } from './operators.dto';
+import { CreateOperatorDto, OperatorDto, OperatorSessionDto, toOperatorDto, toOperatorSessionDto, TotpSetupDto, UpdateOperatorDto } from './operators.dto';
 import { OperatorsService } from './operators.service';
 
 /** Operator administration (admin only): the console's people, their roles, clients, TOTP. */
@@ -23,6 +23,7 @@ export class OperatorsController {
 
   @Post()
   @RequireScope('admin')
+  @RequireStepUp()
   @ApiOperation({ summary: 'Create an operator (role admin, technician or viewer; optionally limited to some clients). Scope: admin' })
   @ApiCreatedResponse({ type: OperatorDto })
   @ApiResponse({ status: 400, type: RmmErrorDto })
@@ -42,6 +43,7 @@ export class OperatorsController {
 
   @Patch(':id')
   @RequireScope('admin')
+  @RequireStepUp()
   @ApiOperation({ summary: "Change an operator's role, clients, password or disabled flag (a password or disabling ends their sessions). Scope: admin" })
   @ApiOkResponse({ type: OperatorDto })
   @ApiResponse({ status: 400, type: RmmErrorDto })
@@ -50,8 +52,28 @@ export class OperatorsController {
     return toOperatorDto(await this.operators.update(id, body, clientFilter(req.principal)));
   }
 
+  @Get(':id/sessions')
+  @RequireScope('admin')
+  @ApiOperation({ summary: "An operator's live sessions (where, which browser, how, when). Scope: admin" })
+  @ApiOkResponse({ type: [OperatorSessionDto] })
+  @ApiResponse({ status: 404, type: RmmErrorDto })
+  async sessions(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<OperatorSessionDto[]> {
+    return (await this.operators.sessionsOf(id, clientFilter(req.principal))).map((s) => toOperatorSessionDto(s, req.principal!.sessionId));
+  }
+
+  @Delete(':id/sessions')
+  @HttpCode(204)
+  @RequireScope('admin')
+  @ApiOperation({ summary: 'End every session of an operator at once (their WebSockets close; they sign in again). Scope: admin' })
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 404, type: RmmErrorDto })
+  async endSessions(@Param('id', ParseIdPipe) id: number, @Req() req: AuthedRequest): Promise<void> {
+    await this.operators.endOperatorSessions(id, clientFilter(req.principal));
+  }
+
   @Post(':id/totp')
   @RequireScope('admin')
+  @RequireStepUp()
   @ApiOperation({ summary: 'Set up TOTP for an operator: the otpauth URI and ten recovery codes, shown once. Scope: admin' })
   @ApiCreatedResponse({ type: TotpSetupDto })
   @ApiResponse({ status: 404, type: RmmErrorDto })
@@ -63,6 +85,7 @@ export class OperatorsController {
   @Delete(':id/totp')
   @HttpCode(204)
   @RequireScope('admin')
+  @RequireStepUp()
   @ApiOperation({ summary: "Remove an operator's TOTP (their password alone signs in again). Scope: admin" })
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, type: RmmErrorDto })

@@ -3,6 +3,8 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Ma
 import { API_KEY_SCOPES, ApiKeyScope, OPERATOR_ROLES, OperatorEntity, OperatorRole } from '@app/entities';
 import { ROLE_SCOPES } from '../../common/principal';
 import { IsOptionalNotNull } from '../../common/optional-not-null';
+import type { SessionRow } from './operator-sessions.repository';
+import type { AccountFacts } from './operators.service';
 
 export class LoginDto {
   @ApiProperty({ example: 'ops@msp.example', maxLength: 254 })
@@ -54,6 +56,65 @@ export class SessionOperatorDto {
 
 export class SessionDto {
   @ApiProperty({ type: SessionOperatorDto }) operator: SessionOperatorDto;
+}
+
+/** GET /api/v3/auth/me: the operator, and what their account has (the step-up dialog offers these methods). */
+export class MeDto extends SessionDto {
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When this session last proved who the operator is (sign-in or re-authentication): step-up counts from here' })
+  authenticated_at: string | null;
+  @ApiProperty({ description: 'The operator has a password (re-authenticate with it)' }) has_password: boolean;
+  @ApiProperty({ description: 'TOTP is set up (the password needs its code)' }) totp: boolean;
+  @ApiProperty({ description: 'How many passkeys the operator has registered' }) passkeys: number;
+  @ApiProperty({ description: 'The account is linked to the OpenID provider (re-authenticate there)' }) sso: boolean;
+}
+
+export class ReauthDto {
+  @ApiProperty({ maxLength: 1024, description: "The signed-in operator's password" })
+  @IsString()
+  @MaxLength(1024)
+  password: string;
+
+  @ApiPropertyOptional({ example: '123456', description: 'The TOTP code (or a recovery code) when the operator has TOTP set up', maxLength: 32 })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxLength(32)
+  totp?: string;
+}
+
+/** One console session of an operator (GET /api/v3/auth/sessions/): never its token. */
+export class OperatorSessionDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time', description: 'Last request (written at most once a minute)' }) last_seen_at: string;
+  @ApiProperty({ format: 'date-time', description: 'The absolute end' }) expires_at: string;
+  @ApiProperty({ format: 'date-time', description: 'Sign-in or last re-authentication (step-up)' }) authenticated_at: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The address it was signed in from' }) address: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The browser (User-Agent) it was signed in from' }) user_agent: string | null;
+  @ApiProperty({ example: 'password+totp', description: 'How: password, password+totp, password+recovery_code, password+passkey, passkey, oidc (of the last re-authentication)' })
+  method: string;
+  @ApiProperty({ description: 'The session this request came with' }) current: boolean;
+}
+
+export class SessionsEndedDto {
+  @ApiProperty({ description: 'How many sessions were ended' }) ended: number;
+}
+
+export function toOperatorSessionDto(s: SessionRow, currentId: string | null): OperatorSessionDto {
+  return {
+    id: s.id,
+    created_at: s.createdAt.toISOString(),
+    last_seen_at: s.lastSeenAt.toISOString(),
+    expires_at: s.expiresAt.toISOString(),
+    authenticated_at: s.authenticatedAt.toISOString(),
+    address: s.address,
+    user_agent: s.userAgent,
+    method: s.method,
+    current: s.id === currentId,
+  };
+}
+
+export function toMeDto(a: AccountFacts): MeDto {
+  return { ...toSessionDto(a.operator), authenticated_at: a.authenticatedAt?.toISOString() ?? null, has_password: a.hasPassword, totp: a.totp, passkeys: a.passkeys, sso: a.sso };
 }
 
 export class OidcMethodDto {

@@ -7,6 +7,8 @@ export enum OperatorsErrorCode {
   /** 403: RMM_PASSWORD_LOGIN=false and the operator is not break-glass (docs/sso.md). */
   PasswordLoginOff = 'password_login_off',
 
+  /** 409: re-authentication with a password for an operator who has none (signs in with a passkey or the provider). */
+  NoPassword = 'operator_no_password',
   /** 409: another operator has this email. */
   EmailTaken = 'operator_email_taken',
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../../../platform/users/users.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { AccountController } from './account.controller';
 import { AuthChallengesRepository } from './auth-challenges.repository';
 import { OperatorAuthController } from './operator-auth.controller';
 import { OperatorSessionsRepository } from './operator-sessions.repository';
@@ -12,7 +13,7 @@ import { PrincipalResolver } from './principal-resolver';
 /** Operators, their console sessions, and who a management caller is (PrincipalResolver). */
 @Module({
   imports: [ApiKeysModule, UsersModule],
-  controllers: [OperatorAuthController, OperatorsController],
+  controllers: [OperatorAuthController, AccountController, OperatorsController],
   providers: [OperatorsRepository, OperatorSessionsRepository, AuthChallengesRepository, OperatorsService, PrincipalResolver],
   exports: [PrincipalResolver, OperatorsService, OperatorSessionsRepository, OperatorsRepository, AuthChallengesRepository],
 })

@@ -61,6 +61,12 @@ export class OperatorsRepository {
     return rowCount === 1;
   }
 
+  /** How many passkeys the operator has registered (GET /api/v3/auth/me: whether the step-up dialog offers one). */
+  async passkeyCount(operatorId: number): Promise<number> {
+    const [row] = await this.tx.rows<{ n: number }>(`SELECT count(*)::int AS n FROM operator_passkeys WHERE operator_id = $1`, [operatorId]);
+    return row?.n ?? 0;
+  }
+
   /** Client ids among these that do not exist. */
   async missingClients(ids: readonly number[]): Promise<number[]> {
     if (ids.length === 0) return [];

@@ -13,7 +13,8 @@ import { MAX_EMAIL_LENGTH } from '../../../platform/users/users.service';
 import { ClientScope, EVERY_CLIENT, inScope } from '../../common/client-scope';
 import { Principal, ROLE_SCOPES, SignInAttempt, SignInMethod } from '../../common/principal';
 import { RmmEvents } from '../../common/bus/rmm-events';
-import { OperatorSessionsRepository, SessionOrigin } from './operator-sessions.repository';
+import { requireStepUp } from '../../common/step-up';
+import { OperatorSessionsRepository, SessionOrigin, SessionRow } from './operator-sessions.repository';
 import { OperatorsErrorCode } from './operators.errors';
 import { OperatorChanges, OperatorsRepository } from './operators.repository';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpStep, totpUri } from './totp';
@@ -40,6 +41,16 @@ export interface SignIn {
   email: unknown;
   password: unknown;
   totp?: unknown;
+}
+
+/** What the signed-in operator's account offers for re-authentication (GET /api/v3/auth/me). */
+export interface AccountFacts {
+  operator: OperatorEntity;
+  authenticatedAt: Date | null;
+  hasPassword: boolean;
+  totp: boolean;
+  passkeys: number;
+  sso: boolean;
 }
 
 const invalidCredentials = (): DomainError => new DomainError(OperatorsErrorCode.InvalidCredentials, 'Invalid credentials');
@@ -193,6 +204,95 @@ export class OperatorsService {
   async reauthenticated(principal: Principal, method: SignInMethod): Promise<void> {
     if (principal.kind !== 'operator' || !principal.sessionId) throw new DomainError(CommonErrorCode.Unauthorized, 'Invalid token');
     await this.sessions.reauthenticated(principal.sessionId, principal.id, this.clock.now(), method);
+  }
+
+  /**
+   * POST /api/v3/auth/reauth (step-up): the session's operator gives their password again, and their TOTP or recovery
+   * code when they have TOTP; the same answers and sign-in limits as login (401 'Invalid credentials', with
+   * totp_required for a missing or wrong code; 429). An operator without a password: 409 (a passkey or the provider).
+   */
+  async reauthenticate(principal: Principal, body: { password: unknown; totp?: unknown }, address: string, attempt: SignInAttempt): Promise<void> {
+    const op = principal.kind === 'operator' ? await this.operators.findById(principal.id) : null;
+    if (!op || op.disabled || !principal.sessionId) throw new DomainError(CommonErrorCode.Unauthorized, 'Invalid token');
+    const password = typeof body.password === 'string' ? body.password : '';
+    const code = typeof body.totp === 'string' ? body.totp.trim() : '';
+    attempt.email = op.email;
+    attempt.operator = { id: op.id, email: op.email }; // the session says who, whatever the outcome
+    attempt.method = code === '' ? 'password' : isRecoveryCode(code) ? 'password+recovery_code' : 'password+totp';
+    if (!op.passwordHash) throw new DomainError(OperatorsErrorCode.NoPassword, 'this account has no password: re-authenticate with a passkey or single sign-on');
+    if (password.length > MAX_PASSWORD_LENGTH) throw invalidCredentials();
+    await platformLimit(() => this.limits.check(op.email, address));
+    const ok = await this.hasher.verify(async () => {
+      await platformLimit(() => this.limits.admit(op.email));
+      return op.passwordHash;
+    }, password);
+    if (!ok || password === '') {
+      await platformLimit(() => this.limits.failed(address));
+      throw invalidCredentials();
+    }
+    if (!this.config.passwordLogin && !op.breakGlass) {
+      throw new DomainError(OperatorsErrorCode.PasswordLoginOff, 'password sign-in is turned off: re-authenticate with single sign-on or a passkey');
+    }
+    if (op.totpSecret) {
+      if (!code) throw new DomainError(OperatorsErrorCode.TotpRequired, 'Invalid credentials');
+      if (!(await this.secondFactor(op, code))) {
+        await platformLimit(() => this.limits.failed(address));
+        throw new DomainError(OperatorsErrorCode.TotpRequired, 'Invalid credentials');
+      }
+    } else {
+      attempt.method = 'password';
+    }
+    await platformLimit(() => this.limits.succeeded(op.email));
+    await this.reauthenticated(principal, attempt.method);
+  }
+
+  /** The signed-in operator with what their account has: the methods the step-up dialog may offer. */
+  async account(principal: Principal): Promise<AccountFacts> {
+    const op = await this.get(principal.id);
+    return {
+      operator: op,
+      authenticatedAt: principal.authenticatedAt ?? null,
+      hasPassword: op.passwordHash !== null,
+      totp: op.totpSecret !== null,
+      passkeys: await this.operators.passkeyCount(op.id),
+      sso: op.oidcSubject !== null,
+    };
+  }
+
+  /** An operator's live sessions (their own, or an admin's view of another's: `grantor` as for get). */
+  async sessionsOf(operatorId: number, grantor: ClientScope = EVERY_CLIENT): Promise<SessionRow[]> {
+    await this.get(operatorId, grantor);
+    return this.sessions.listLive(operatorId, this.clock.now(), this.idleMs);
+  }
+
+  /** Ends one of the caller's own sessions (404 for any other); its WebSockets close. */
+  async endOwnSession(principal: Principal, sessionId: string): Promise<void> {
+    if (!(await this.sessions.deleteOwn(sessionId, principal.id))) throw notFound();
+    this.events.emit('operator.sessions.ended', { operatorId: principal.id, sessionId });
+  }
+
+  /** "Sign out everywhere else": every session of the caller's but the one it calls from. */
+  async endOtherSessions(principal: Principal): Promise<number> {
+    const ended = await this.sessions.deleteOthers(principal.id, principal.sessionId!);
+    for (const sessionId of ended) this.events.emit('operator.sessions.ended', { operatorId: principal.id, sessionId });
+    return ended.length;
+  }
+
+  /** An admin ends every session of an operator they manage (404 for one they do not). */
+  async endOperatorSessions(operatorId: number, grantor: ClientScope = EVERY_CLIENT): Promise<void> {
+    await this.get(operatorId, grantor);
+    await this.endSessions(operatorId);
+  }
+
+  /** Self-service TOTP (the Account page): a step-up action, as an admin's setting it up for someone is. */
+  async enableOwnTotp(principal: Principal): Promise<{ uri: string; recoveryCodes: string[] }> {
+    requireStepUp(principal, this.clock.now(), this.config.stepUpMinutes);
+    return this.enableTotp(principal.id);
+  }
+
+  async disableOwnTotp(principal: Principal): Promise<void> {
+    requireStepUp(principal, this.clock.now(), this.config.stepUpMinutes);
+    await this.disableTotp(principal.id);
   }
 
   /** The caller a session cookie names, if its session is live and its operator enabled; moves its idle clock. */

@@ -6,7 +6,7 @@ import { setTotal } from '../../common/list-headers';
 import { isPaged, PageQueryDto, pageOf } from '../../common/pagination.dto';
 import { AuthedRequest, clientFilter } from '../../common/principal';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { RequireScope } from '../../common/scopes';
+import { RequireScope, RequireStepUp } from '../../common/scopes';
 import { RmmController } from '../../common/rmm-controller';
 import { CreateNotificationDto, DeliveryDto, NotificationDto, PatchNotificationDto, TestResultDto, toDeliveryDto, toNotificationDto } from './notifications.dto';
 import { NotificationsService } from './notifications.service';
@@ -28,6 +28,7 @@ export class NotificationsController {
 
   @Post()
   @RequireScope('notifications:write')
+  @RequireStepUp()
   @ApiOperation({ summary: 'Create a notification channel: webhook, email, slack or teams (docs/notifications.md). Scope: notifications:write' })
   @ApiCreatedResponse({ type: NotificationDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (url, to, headers, events, clients; e-mail without SMTP_URL; a private address)' })
@@ -45,11 +46,12 @@ export class NotificationsController {
 
   @Patch(':id')
   @RequireScope('notifications:write')
+  @RequireStepUp('when url, to, secret or headers change')
   @ApiOperation({ summary: 'Change a channel (not its type); enabled: true turns on a channel a 410 disabled. Scope: notifications:write' })
   @ApiOkResponse({ type: NotificationDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error, or no field given' })
   async patch(@Param('id', ParseIdPipe) id: number, @Body() body: PatchNotificationDto, @Req() req: AuthedRequest): Promise<NotificationDto> {
-    return toNotificationDto(await this.notifications.update(id, body, clientFilter(req.principal)));
+    return toNotificationDto(await this.notifications.update(id, body, clientFilter(req.principal), req.principal));
   }
 
   @Delete(':id')

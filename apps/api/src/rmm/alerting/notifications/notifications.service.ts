@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { NotificationChannelEntity, NotificationDeliveryEntity, NotificationType } from '@app/entities';
 import { fieldInvalid, notFound } from '../../../common/errors/domain-error';
+import { Clock } from '../../../common/clock';
 import { RuntimeConfig } from '../../../config/runtime-config';
+import type { Principal } from '../../common/principal';
+import { requireStepUp } from '../../common/step-up';
 import { ClientScope } from '../../common/client-scope';
 import { Page } from '../../common/pagination.dto';
 import { DeliveryWorker, LEASE_SECONDS } from './delivery-worker';
@@ -29,6 +32,7 @@ export class NotificationsService {
     private readonly repo: NotificationsRepository,
     private readonly worker: DeliveryWorker,
     private readonly config: RuntimeConfig,
+    private readonly clock: Clock,
   ) {}
 
   list(page: Page, clients: ClientScope): Promise<[NotificationChannelEntity[], number]> {
@@ -59,8 +63,10 @@ export class NotificationsService {
     });
   }
 
-  async update(id: number, body: PatchNotificationDto, clients: ClientScope): Promise<NotificationChannelEntity> {
+  /** A change of where it sends or of its secrets (url, to, secret, headers) is a step-up action for an operator (docs/sso.md). */
+  async update(id: number, body: PatchNotificationDto, clients: ClientScope, caller?: Principal): Promise<NotificationChannelEntity> {
     const c = await this.get(id, clients);
+    if (caller && (['url', 'to', 'secret', 'headers'] as const).some((f) => body[f] !== undefined)) requireStepUp(caller, this.clock.now(), this.config.stepUpMinutes);
     const fields = ['name', 'url', 'to', 'secret', 'headers', 'min_severity', 'events', 'clients', 'enabled'] as const;
     if (fields.every((f) => body[f] === undefined)) throw fieldInvalid('name', `give at least one of ${fields.join(', ')}`);
     const change: Partial<NotificationChannelEntity> = {};

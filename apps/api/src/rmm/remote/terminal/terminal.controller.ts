@@ -8,7 +8,7 @@ import { isPaged, pageOf } from '../../common/pagination.dto';
 import { AuthedRequest, clientFilter } from '../../common/principal';
 import { RmmController } from '../../common/rmm-controller';
 import { RmmErrorDto } from '../../common/rmm-error.dto';
-import { RequireScope } from '../../common/scopes';
+import { RequireScope, RequireStepUp } from '../../common/scopes';
 import { OpenTerminalDto, TerminalSessionDto, TerminalSessionFilterDto, TerminalTicketDto, toTerminalSessionDto } from './terminal.dto';
 import { TerminalService } from './terminal.service';
 
@@ -19,6 +19,7 @@ export class AgentTerminalController {
 
   @Post(':agentId/terminal')
   @RequireScope('terminal')
+  @RequireStepUp()
   @ApiOperation({
     operationId: 'agentsOpenTerminal',
     summary:
@@ -26,6 +27,7 @@ export class AgentTerminalController {
   })
   @ApiCreatedResponse({ type: TerminalTicketDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'validation error (cols, rows: 1 to 1000; shell: printable, at most 255 characters)' })
+  @ApiResponse({ status: 401, type: RmmErrorDto, description: "{detail: 're-authentication required', step_up: true}: an operator's session authenticated more than RMM_STEP_UP_MINUTES ago (docs/sso.md)" })
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'No such agent (or one of a client the caller may not see)' })
   @ApiResponse({ status: 409, type: RmmErrorDto, description: '{detail: "agent is offline"}' })
   @ApiResponse({ status: 429, type: RmmErrorDto, description: '{detail: "too many terminal sessions on this agent (at most 3)"} or "… for this caller (at most 10)"; or the rate limit' })
