@@ -4,6 +4,7 @@ import { SessionProvider, useMe, useSession } from './api/session';
 import { errorText } from './api/http';
 import { FleetProvider } from './fleet/fleet-context';
 import { Layout } from './components/layout';
+import { StepUpDialog } from './components/step-up-dialog';
 import { SignInPage } from './pages/sign-in';
 import { AgentsPage } from './pages/agents';
 import { AgentPage } from './pages/agent';
@@ -20,6 +21,7 @@ const OperatorsPage = lazy(() => import('./pages/operators'));
 const AuditPage = lazy(() => import('./pages/audit'));
 const PoliciesPage = lazy(() => import('./pages/policies'));
 const CustomFieldsPage = lazy(() => import('./pages/custom-fields'));
+const AccountPage = lazy(() => import('./pages/account'));
 
 export function App() {
   const me = useMe();
@@ -48,6 +50,7 @@ export function App() {
               <Routes />
             </Suspense>
           </Layout>
+          <StepUpDialog />
         </Router>
       </FleetProvider>
     </SessionProvider>
@@ -68,6 +71,7 @@ function Routes() {
       <Route path="/scripts" component={ScriptsPage} />
       <Route path="/scripts/:id">{(p) => <ScriptPage id={p.id} />}</Route>
       <Route path="/clients" component={ClientsPage} />
+      <Route path="/account" component={AccountPage} />
       {can('policies:read') && <Route path="/policies" component={PoliciesPage} />}
       {can('notifications:read') && <Route path="/notifications" component={NotificationsPage} />}
       {isAdmin && <Route path="/api-keys" component={ApiKeysPage} />}

@@ -1,4 +1,5 @@
 import { ApiError, CSRF_HEADER, notifyUnauthorized } from './http';
+import { withStepUp } from './step-up';
 import type { Scope } from './schemas';
 
 /*
@@ -59,7 +60,7 @@ const agentPath = (agentId: string) => `/api/v3/agents/${encodeURIComponent(agen
 async function call<T>(method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const headers: Record<string, string> = { ...CSRF_HEADER, Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin', signal });
+  const res = await withStepUp(() => fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin', signal }));
   return answer<T>(res);
 }
 
@@ -72,7 +73,8 @@ async function answer<T>(res: Response): Promise<T> {
     parsed = text;
   }
   if (!res.ok) {
-    if (res.status === 401) notifyUnauthorized();
+    // (A step-up 401 that is still one after re-authenticating is not a signed-out session.)
+    if (res.status === 401 && (parsed as { step_up?: unknown } | undefined)?.step_up !== true) notifyUnauthorized();
     const detail =
       parsed && typeof parsed === 'object' && typeof (parsed as { detail?: unknown }).detail === 'string'
         ? (parsed as { detail: string }).detail

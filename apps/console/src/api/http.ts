@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './openapi';
+import { isStepUpAnswer, stepUp } from './step-up';
 
 /**
  * The console's one way to call the management API (/api/v3): same-origin, with the session cookie, and the
@@ -54,9 +55,26 @@ export const api = createClient<paths>({
   credentials: 'same-origin',
   Request: ApiRequest,
 });
+/** A copy of each request in flight (its body unread), sent again after a step-up. */
+const copies = new Map<string, Request>();
 api.use({
-  onResponse({ response, schemaPath }) {
-    if (response.status === 401 && !schemaPath.startsWith('/api/v3/auth/')) unauthorized?.();
+  onRequest({ request, id }) {
+    copies.set(id, request.clone());
+  },
+  async onResponse({ response, schemaPath, id }) {
+    const copy = copies.get(id);
+    copies.delete(id);
+    if (response.status !== 401) return undefined;
+    // A dangerous action in a session authenticated too long ago: not a sign-out. Confirm, then once more.
+    if (copy && (await isStepUpAnswer(response))) {
+      await stepUp();
+      return fetch(copy);
+    }
+    if (!schemaPath.startsWith('/api/v3/auth/')) unauthorized?.();
+    return undefined;
+  },
+  onError({ id }) {
+    copies.delete(id);
   },
 });
 

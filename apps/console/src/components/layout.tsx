@@ -65,9 +65,9 @@ export function Layout({ children }: { children: ReactNode }) {
               </li>
             ))}
             <li className="who">
-              <span className="email" title={`${operator.email} (${operator.role})`}>
+              <Link href="/account" className="email" title={`Your account: ${operator.email} (${operator.role})`} aria-current={current('/account') ? 'page' : undefined}>
                 {operator.email}
-              </span>
+              </Link>
             </li>
             <li>
               <button type="button" className="secondary sign-out" onClick={() => void signOut()}>
