@@ -164,7 +164,7 @@ if (!CHROMIUM) {
       // The session cookie is HttpOnly: the page's script cannot read it.
       expect(await page.evaluate('document.cookie')).not.toContain('rmm_session');
       const me = await fetchFromPage(page, '/api/v3/auth/me');
-      expect(me).toEqual({ status: 200, body: { operator: expect.objectContaining({ email: accounts.admin, role: 'admin' }) } });
+      expect(me).toEqual({ status: 200, body: expect.objectContaining({ operator: expect.objectContaining({ email: accounts.admin, role: 'admin' }), has_password: true, totp: false }) });
     }, 60_000);
 
     it('asks an operator with two-factor sign-in for the Code, and lets them in with a valid one', async () => {

@@ -19,7 +19,7 @@ const HOW: Record<string, string> = {
 };
 
 /** "Firefox on Linux" out of a User-Agent: enough to recognise one's own browsers, not a full parser. */
-export function shortUserAgent(ua: string | null): string {
+function shortUserAgent(ua: string | null): string {
   if (!ua) return 'unknown';
   const browser = /Edg\//.test(ua)
     ? 'Edge'
