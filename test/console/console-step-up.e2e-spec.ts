@@ -123,6 +123,16 @@ if (!CHROMIUM) {
       await expect(page.getByRole('region', { name: 'Two-factor (TOTP)' }).getByText('Off: your password alone signs you in.').count()).resolves.toBe(1);
     });
 
+    it("lets an admin end another operator's sessions from the Operators page", async () => {
+      await createOperator(t, 'tech@step-up-console.test', 'technician');
+      const tech = sessionPair((await t.http.post('/api/v3/auth/login').send({ email: 'tech@step-up-console.test', password: OPERATOR_PASSWORD })).headers['set-cookie']);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Operators' }).click();
+      await page.getByRole('heading', { name: 'Operators', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'End sessions of tech@step-up-console.test' }).click();
+      await page.getByRole('status').filter({ hasText: 'Every session of tech@step-up-console.test ended' }).waitFor();
+      expect(await meWith(tech)).toBe(401);
+    });
+
     /** The browser's own session cookie (HttpOnly: read through the context). */
     async function sessionCookie(): Promise<string> {
       const c = (await context.cookies()).find((x) => x.name === 'rmm_session')!;

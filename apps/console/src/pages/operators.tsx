@@ -71,6 +71,7 @@ function OperatorRow({ op: o, clientsText }: { op: OperatorAccount; clientsText:
     },
     onSuccess: done,
   });
+  const endSessions = useMutation({ mutationFn: () => ok(api.DELETE('/api/v3/operators/{id}/sessions', { params: { path: { id: o.id } } })) });
   const self = o.id === me.id;
   return (
     <tr>
@@ -78,7 +79,8 @@ function OperatorRow({ op: o, clientsText }: { op: OperatorAccount; clientsText:
         {o.email}
         {o.disabled && <small className="muted"> (disabled)</small>}
         {self && <small className="muted"> (you)</small>}
-        <ErrorNote error={patch.error ?? totp.error} />
+        <ErrorNote error={patch.error ?? totp.error ?? endSessions.error} />
+        {endSessions.isSuccess && <p role="status">Every session of {o.email} ended: they sign in again.</p>}
         {settingPassword && (
           <form
             className="inline"
@@ -140,6 +142,11 @@ function OperatorRow({ op: o, clientsText }: { op: OperatorAccount; clientsText:
           <button type="button" className="small secondary outline" onClick={() => patch.mutate({ disabled: !o.disabled })}>
             {o.disabled ? 'Enable' : 'Disable'}
             <span className="visually-hidden"> {o.email}</span>
+          </button>
+        )}
+        {!self && (
+          <button type="button" className="small secondary outline" disabled={endSessions.isPending} onClick={() => endSessions.mutate()}>
+            End sessions<span className="visually-hidden"> of {o.email}</span>
           </button>
         )}
         <button type="button" className="small secondary outline" onClick={() => setSettingPassword(!settingPassword)}>
