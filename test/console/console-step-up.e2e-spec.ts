@@ -44,6 +44,12 @@ if (!CHROMIUM) {
       await page.getByRole('checkbox', { name: 'agents:read' }).check();
       await page.getByRole('button', { name: 'Create key' }).click();
     };
+    /** axe-core's serious and critical violations on the page as it is now (none expected). */
+    const accessibilityProblems = async (): Promise<string[]> => {
+      const { AxeBuilder } = await import('@axe-core/playwright');
+      const result = await new AxeBuilder({ page }).analyze();
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    };
     const meWith = async (cookie: string): Promise<number> => (await t.http.get('/api/v3/auth/me').set('Cookie', cookie)).status;
 
     beforeAll(async () => {
@@ -72,8 +78,9 @@ if (!CHROMIUM) {
     it('asks "Confirm it\'s you" for an API key 11 minutes after signing in, and makes the key once the password is given', async () => {
       clock.advance(11 * MINUTE);
       await createKey('made after a step-up');
-      await dialog().waitFor();
+      await dialog().getByLabel('Password').waitFor();
       await shot('step-up-dialog');
+      expect(await accessibilityProblems()).toEqual([]);
       await dialog().getByLabel('Password').fill('not my password');
       await dialog().getByRole('button', { name: 'Confirm' }).click();
       await dialog().getByRole('alert').filter({ hasText: 'That did not match' }).waitFor();
@@ -109,6 +116,7 @@ if (!CHROMIUM) {
       await expect(mine.count()).resolves.toBe(1);
       await expect(mine.getByText('Chrome on Linux').count()).resolves.toBe(1);
       await shot('account-sessions');
+      expect(await accessibilityProblems()).toEqual([]);
       await sessions.getByRole('button', { name: /^End the session of Firefox on Linux/ }).click();
       await sessions.getByText('Firefox on Linux').waitFor({ state: 'detached' });
       expect(await meWith(other)).toBe(401);
