@@ -20,6 +20,7 @@ const OperatorsPage = lazy(() => import('./pages/operators'));
 const AuditPage = lazy(() => import('./pages/audit'));
 const PoliciesPage = lazy(() => import('./pages/policies'));
 const CustomFieldsPage = lazy(() => import('./pages/custom-fields'));
+const AccountPage = lazy(() => import('./pages/account'));
 
 export function App() {
   const me = useMe();
@@ -68,6 +69,7 @@ function Routes() {
       <Route path="/scripts" component={ScriptsPage} />
       <Route path="/scripts/:id">{(p) => <ScriptPage id={p.id} />}</Route>
       <Route path="/clients" component={ClientsPage} />
+      <Route path="/account" component={AccountPage} />
       {can('policies:read') && <Route path="/policies" component={PoliciesPage} />}
       {can('notifications:read') && <Route path="/notifications" component={NotificationsPage} />}
       {isAdmin && <Route path="/api-keys" component={ApiKeysPage} />}
