@@ -8100,6 +8100,20 @@ export interface operations {
                     "application/json": components["schemas"]["RmmErrorDto"];
                 };
             };
+            /** @description {detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
             /** @description Rate limited; Retry-After says when to come back */
             429: {
                 headers: {
@@ -8260,6 +8274,20 @@ export interface operations {
                     "application/json": components["schemas"]["RmmErrorDto"];
                 };
             };
+            /** @description {detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
             /** @description The body is larger than this surface takes */
             413: {
                 headers: {
@@ -8341,6 +8369,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description No live session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
             };
             /** @description Not one of your passkeys */
             404: {
@@ -8445,6 +8501,34 @@ export interface operations {
                      *           "message": "name should not be empty"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description No live session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -8768,6 +8852,20 @@ export interface operations {
                     "application/json": components["schemas"]["RmmErrorDto"];
                 };
             };
+            /** @description {detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
             /** @description Rate limited; Retry-After says when to come back */
             429: {
                 headers: {
@@ -8853,6 +8951,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];

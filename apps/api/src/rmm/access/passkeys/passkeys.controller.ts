@@ -33,6 +33,7 @@ export class PasskeysController {
   @ApiOperation({ summary: "Begin registering a passkey: the browser's creation options (discoverable, user verification required) and the challenge's id" })
   @ApiOkResponse({ type: PasskeyCeremonyDto })
   @ApiResponse({ status: 401, type: RmmErrorDto, description: 'No live session' })
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console" })
   async registrationOptions(@Req() req: FastifyRequest): Promise<PasskeyCeremonyDto> {
     return ceremony(await this.passkeys.registrationOptions(await this.session(req)));
   }
@@ -42,6 +43,7 @@ export class PasskeysController {
   @ApiCreatedResponse({ type: PasskeyDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'The challenge is unknown, used or expired, or the answer does not verify (origin, RP id, user verification)' })
   @ApiResponse({ status: 401, type: RmmErrorDto, description: 'No live session' })
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console" })
   async register(@Body() body: RegisterPasskeyDto, @Req() req: FastifyRequest): Promise<PasskeyDto> {
     return toPasskeyDto(await this.passkeys.register(await this.session(req), body));
   }
@@ -58,6 +60,8 @@ export class PasskeysController {
   @ApiOperation({ summary: 'Rename one of your passkeys' })
   @ApiOkResponse({ type: PasskeyDto })
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'Not one of your passkeys' })
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console" })
+  @ApiResponse({ status: 401, type: RmmErrorDto, description: 'No live session' })
   async rename(@Param('id') id: string, @Body() body: RenamePasskeyDto, @Req() req: FastifyRequest): Promise<PasskeyDto> {
     return toPasskeyDto(await this.passkeys.rename(await this.session(req), id, body.name));
   }
@@ -67,6 +71,8 @@ export class PasskeysController {
   @ApiOperation({ summary: 'Remove one of your passkeys (it no longer signs in)' })
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, type: RmmErrorDto, description: 'Not one of your passkeys' })
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console" })
+  @ApiResponse({ status: 401, type: RmmErrorDto, description: 'No live session' })
   async remove(@Param('id') id: string, @Req() req: FastifyRequest): Promise<void> {
     await this.passkeys.remove(await this.session(req), id);
   }
@@ -101,6 +107,7 @@ export class PasskeysController {
   @ApiOkResponse({ type: PasskeyCeremonyDto })
   @ApiResponse({ status: 400, type: RmmErrorDto, description: 'The operator has no passkey' })
   @ApiResponse({ status: 401, type: RmmErrorDto, description: 'No live session' })
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console" })
   async stepUpOptions(@Req() req: FastifyRequest): Promise<PasskeyCeremonyDto> {
     return ceremony(await this.passkeys.stepUpOptions(await this.session(req)));
   }
@@ -111,6 +118,7 @@ export class PasskeysController {
   @ApiBody({ type: PasskeyAnswerDto })
   @ApiNoContentResponse()
   @ApiResponse({ status: 401, type: RmmErrorDto, description: "{detail: 'Invalid credentials'}: the answer does not verify, or no live session" })
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console" })
   async stepUp(@Body() body: PasskeyAnswerDto, @Req() req: FastifyRequest): Promise<void> {
     await this.passkeys.stepUp(await this.session(req), body);
   }
