@@ -8,6 +8,7 @@ import { ClientsErrorCode } from './tenancy/clients/clients.errors';
 import { CustomFieldsErrorCode } from './tenancy/custom-fields/custom-fields.errors';
 import { DeploymentsErrorCode } from './fleet/deployments/deployments.errors';
 import { OperatorsErrorCode } from './access/operators/operators.errors';
+import { PasskeyRequiredError } from './access/operators/second-factor';
 import { GuardErrorCode } from './common/guard.errors';
 import { ScriptRunsErrorCode } from './automation/script-runs/script-runs.errors';
 import { ScriptsErrorCode } from './automation/scripts/scripts.errors';
@@ -69,6 +70,7 @@ export const RMM_STATUS: Record<RmmErrorCode, number> = {
   [RegistrationErrorCode.HostnameEnrolled]: 409,
   [OperatorsErrorCode.InvalidCredentials]: 401,
   [OperatorsErrorCode.TotpRequired]: 401,
+  [OperatorsErrorCode.PasskeyRequired]: 401,
   [OperatorsErrorCode.PasswordLoginOff]: 403,
   [GuardErrorCode.StepUpRequired]: 401,
   [GuardErrorCode.CsrfFailed]: 403,
@@ -131,6 +133,8 @@ export const rmmErrorSurface: ErrorSurface = {
     }
     // The console's sign-in: the password was right, the account's code is missing or wrong (docs/console.md).
     if (e.code === OperatorsErrorCode.TotpRequired) return { status, body: { detail: e.message, totp_required: true } };
+    // … or the account has passkeys: the page runs the ceremony these options start (docs/sso.md, "Passkeys").
+    if (e.origin instanceof PasskeyRequiredError) return { status, body: passkeyRequiredBody(e.origin) };
     // A dangerous action in a session authenticated too long ago: the console re-authenticates and retries (docs/sso.md).
     if (e.code === GuardErrorCode.StepUpRequired) return { status, body: { detail: e.message, step_up: true } };
     // An agent binary's download names the targets there are (GET /agent/v1/download/{target}).
@@ -142,3 +146,14 @@ export const rmmErrorSurface: ErrorSurface = {
     return { status, body: { detail: (fixed ? DETAIL[status] : undefined) ?? e.message } };
   },
 };
+
+/** A password sign-in that needs a passkey (or the TOTP code instead, when the account has both). */
+function passkeyRequiredBody(e: PasskeyRequiredError): Record<string, unknown> {
+  return {
+    detail: e.message,
+    ...(e.totpRequired ? { totp_required: true } : {}),
+    passkey_required: true,
+    passkey_options: e.challenge.options,
+    challenge_id: e.challenge.challengeId,
+  };
+}

@@ -42,17 +42,20 @@ export function useSession(): Session {
 export interface SignInResult {
   ok: boolean;
   totpRequired?: boolean;
+  /** The password was right and the account has passkeys: the ceremony to run for the second factor (api/passkeys.ts). */
+  passkey?: { options: unknown; challengeId: string };
   error?: string;
 }
 
-export async function signIn(email: string, password: string, totp?: string): Promise<SignInResult> {
+export async function signIn(email: string, password: string, totp?: string, passkey?: { challenge_id: string; response: Record<string, unknown> }): Promise<SignInResult> {
   try {
-    await ok(api.POST('/api/v3/auth/login', { body: { email, password, ...(totp ? { totp } : {}) } }));
+    await ok(api.POST('/api/v3/auth/login', { body: { email, password, ...(totp ? { totp } : {}), ...(passkey ? { passkey } : {}) } }));
     return { ok: true };
   } catch (err) {
     if (err instanceof ApiError) {
-      const body = err.body as { totp_required?: boolean } | undefined;
-      if (err.status === 401) return { ok: false, totpRequired: body?.totp_required === true, error: err.detail };
+      const body = err.body as { totp_required?: boolean; passkey_required?: boolean; passkey_options?: unknown; challenge_id?: string } | undefined;
+      const passkey = body?.passkey_required && body.challenge_id ? { passkey: { options: body.passkey_options, challengeId: body.challenge_id } } : {};
+      if (err.status === 401) return { ok: false, totpRequired: body?.totp_required === true, ...passkey, error: err.detail };
       if (err.status === 429) return { ok: false, error: 'Too many sign-in attempts: wait a few minutes and try again' };
       return { ok: false, error: err.detail };
     }

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { forgetData, ME_KEY, signIn } from '../api/session';
+import { PasskeySecondFactor, PasskeySignIn, type PasskeyStep } from '../components/passkey-sign-in';
 
 /** Email and password; "Code" appears when the account has two-factor sign-in (TOTP) and asks for it. */
 export function SignInPage() {
@@ -12,6 +13,12 @@ export function SignInPage() {
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
+  // Passkeys (docs/sso.md): the second factor the password sign-in asked for, when the account has passkeys.
+  const [passkeyStep, setPasskeyStep] = useState<PasskeyStep | null>(null);
+  const signedIn = async () => {
+    forgetData(qc);
+    await qc.invalidateQueries({ queryKey: ME_KEY });
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -20,9 +27,17 @@ export function SignInPage() {
     const result = await signIn(email.trim(), password, needCode ? code.trim() : undefined);
     setBusy(false);
     if (result.ok) {
-      forgetData(qc);
-      await qc.invalidateQueries({ queryKey: ME_KEY });
+      await signedIn();
       return;
+    }
+    if (result.passkey) {
+      const first = !passkeyStep;
+      setPasskeyStep(result.passkey);
+      if (result.totpRequired) setNeedCode(true);
+      if (first) {
+        setError(result.totpRequired ? 'Use your passkey, or enter the code from your authenticator app' : 'Use your passkey to finish signing in');
+        return;
+      }
     }
     if (result.totpRequired && !needCode) {
       setNeedCode(true);
@@ -72,6 +87,8 @@ export function SignInPage() {
             Sign in
           </button>
         </form>
+        {passkeyStep && <PasskeySecondFactor email={email.trim()} password={password} step={passkeyStep} onSignedIn={signedIn} onAgain={setPasskeyStep} />}
+        {!passkeyStep && <PasskeySignIn onSignedIn={signedIn} />}
       </article>
     </main>
   );

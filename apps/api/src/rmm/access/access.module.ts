@@ -5,6 +5,7 @@ import { RuntimeConfig } from '../../config/runtime-config';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { OperatorsModule } from './operators/operators.module';
+import { PasskeysModule } from './passkeys/passkeys.module';
 import { PrincipalResolver } from './operators/principal-resolver';
 import { Callers, KeyUses } from '../common/callers';
 import { ApiKeyGuard } from '../common/api-key.guard';
@@ -33,6 +34,7 @@ const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetada
   imports: [
     ApiKeysModule,
     OperatorsModule,
+    PasskeysModule,
     ThrottlerModule.forRootAsync({
       inject: [RuntimeConfig, RMM_THROTTLER_STORAGE],
       useFactory: (config: RuntimeConfig, storage: ThrottlerStorage) => {

@@ -1,10 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
 import { API_KEY_SCOPES, ApiKeyScope, OPERATOR_ROLES, OperatorEntity, OperatorRole } from '@app/entities';
 import { ROLE_SCOPES } from '../../common/principal';
 import { IsOptionalNotNull } from '../../common/optional-not-null';
 import type { SessionRow } from './operator-sessions.repository';
 import type { AccountFacts } from './operators.service';
+
+/** A browser's answer to a passkey ceremony (navigator.credentials.get/create as @simplewebauthn/browser gives it). */
+export class PasskeyAnswerDto {
+  @ApiProperty({ format: 'uuid', description: 'The challenge_id the options came with (each is used once, for 5 minutes)' })
+  @IsString()
+  @MaxLength(64)
+  challenge_id: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The credential as JSON (AuthenticationResponseJSON or RegistrationResponseJSON)' })
+  @IsObject()
+  response: Record<string, unknown>;
+}
 
 export class LoginDto {
   @ApiProperty({ example: 'ops@msp.example', maxLength: 254 })
@@ -22,6 +35,12 @@ export class LoginDto {
   @IsString()
   @MaxLength(32)
   totp?: string;
+
+  @ApiPropertyOptional({ type: PasskeyAnswerDto, description: 'A passkey as the second factor: the answer to passkey_options of the 401 with passkey_required' })
+  @IsOptionalNotNull()
+  @ValidateNested()
+  @Type(() => PasskeyAnswerDto)
+  passkey?: PasskeyAnswerDto;
 }
 
 export class OriginQueryDto {

@@ -4,6 +4,8 @@ export enum OperatorsErrorCode {
   InvalidCredentials = 'invalid_credentials',
   /** 401 {detail: 'Invalid credentials', totp_required: true}: the password was right; the account needs its code. */
   TotpRequired = 'totp_required',
+  /** 401 {detail: 'Invalid credentials', passkey_required: true, passkey_options, challenge_id}: the password was right; the account has passkeys (second-factor.ts). */
+  PasskeyRequired = 'passkey_required',
   /** 403: RMM_PASSWORD_LOGIN=false and the operator is not break-glass (docs/sso.md). */
   PasswordLoginOff = 'password_login_off',
 

@@ -9,12 +9,13 @@ import { OperatorsController } from './operators.controller';
 import { OperatorsRepository } from './operators.repository';
 import { OperatorsService } from './operators.service';
 import { PrincipalResolver } from './principal-resolver';
+import { SecondFactors } from './second-factor';
 
 /** Operators, their console sessions, and who a management caller is (PrincipalResolver). */
 @Module({
   imports: [ApiKeysModule, UsersModule],
   controllers: [OperatorAuthController, AccountController, OperatorsController],
-  providers: [OperatorsRepository, OperatorSessionsRepository, AuthChallengesRepository, OperatorsService, PrincipalResolver],
-  exports: [PrincipalResolver, OperatorsService, OperatorSessionsRepository, OperatorsRepository, AuthChallengesRepository],
+  providers: [OperatorsRepository, OperatorSessionsRepository, AuthChallengesRepository, OperatorsService, PrincipalResolver, SecondFactors],
+  exports: [PrincipalResolver, OperatorsService, OperatorSessionsRepository, OperatorsRepository, AuthChallengesRepository, SecondFactors],
 })
 export class OperatorsModule {}

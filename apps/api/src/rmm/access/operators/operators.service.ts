@@ -17,6 +17,7 @@ import { requireStepUp } from '../../common/step-up';
 import { OperatorSessionsRepository, SessionOrigin, SessionRow } from './operator-sessions.repository';
 import { OperatorsErrorCode } from './operators.errors';
 import { OperatorChanges, OperatorsRepository } from './operators.repository';
+import { PasskeyRequiredError, SecondFactors } from './second-factor';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpStep, totpUri } from './totp';
 
 export const MIN_OPERATOR_PASSWORD_LENGTH = 8;
@@ -41,6 +42,8 @@ export interface SignIn {
   email: unknown;
   password: unknown;
   totp?: unknown;
+  /** A passkey as the second factor (second-factor.ts). */
+  passkey?: { challenge_id?: unknown; response?: unknown } | null;
 }
 
 /** What the signed-in operator's account offers for re-authentication (GET /api/v3/auth/me). */
@@ -74,6 +77,7 @@ export class OperatorsService {
     private readonly clock: Clock,
     private readonly events: RmmEvents,
     limiter: RateLimiter,
+    private readonly secondFactors: SecondFactors,
   ) {
     this.limits = new SignInLimits(limiter, config, 'rmm:signin');
   }
@@ -172,16 +176,27 @@ export class OperatorsService {
     if (!this.config.passwordLogin && !op.breakGlass) {
       throw new DomainError(OperatorsErrorCode.PasswordLoginOff, 'password sign-in is turned off: sign in with single sign-on or a passkey');
     }
-    if (op.totpSecret) {
-      if (!code) throw new DomainError(OperatorsErrorCode.TotpRequired, 'Invalid credentials');
+    const passkeys = this.secondFactors.passkeys;
+    const hasPasskeys = passkeys !== null && (await passkeys.has(op.id));
+    if (hasPasskeys && body.passkey) {
+      // A passkey as the second factor (with or without TOTP set up: either one is enough).
+      attempt.method = 'password+passkey';
+      if (!(await passkeys.verify(op.id, body.passkey))) {
+        await platformLimit(() => this.limits.failed(address));
+        throw new PasskeyRequiredError(op.totpSecret !== null, await passkeys.challenge(op.id));
+      }
+    } else if (op.totpSecret || hasPasskeys) {
+      const required = async (): Promise<DomainError> =>
+        hasPasskeys ? new PasskeyRequiredError(op.totpSecret !== null, await passkeys.challenge(op.id)) : new DomainError(OperatorsErrorCode.TotpRequired, 'Invalid credentials');
+      if (!code || !op.totpSecret) throw await required();
       if (!(await this.secondFactor(op, code))) {
         await platformLimit(() => this.limits.failed(address));
-        throw new DomainError(OperatorsErrorCode.TotpRequired, 'Invalid credentials');
+        throw await required();
       }
     }
     await platformLimit(() => this.limits.succeeded(email));
     // (A code given to an account without TOTP is not a second factor.)
-    if (!op.totpSecret) attempt.method = 'password';
+    if (!op.totpSecret && !hasPasskeys) attempt.method = 'password';
     attempt.operator = { id: op.id, email: op.email };
     return this.startSession(op, { method: attempt.method, address, userAgent: userAgent ?? null });
   }
@@ -387,7 +402,7 @@ function operatorPassword(password: unknown): string {
 }
 
 /** The platform's sign-in limits answer in its own format (AuthError 429): here, the management API's 429. */
-async function platformLimit(step: () => Promise<void>): Promise<void> {
+export async function platformLimit(step: () => Promise<void>): Promise<void> {
   try {
     await step();
   } catch (err) {
