@@ -6,6 +6,7 @@ import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { OperatorsModule } from './operators/operators.module';
 import { PrincipalResolver } from './operators/principal-resolver';
+import { SsoModule } from './sso/sso.module';
 import { Callers, KeyUses } from '../common/callers';
 import { ApiKeyGuard } from '../common/api-key.guard';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from '../common/redis-throttler.storage';
@@ -33,6 +34,7 @@ const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetada
   imports: [
     ApiKeysModule,
     OperatorsModule,
+    SsoModule,
     ThrottlerModule.forRootAsync({
       inject: [RuntimeConfig, RMM_THROTTLER_STORAGE],
       useFactory: (config: RuntimeConfig, storage: ThrottlerStorage) => {
