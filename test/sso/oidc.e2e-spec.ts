@@ -41,6 +41,7 @@ describe('OpenID Connect sign-in (issue 33)', () => {
     const urls = await browser.follow(`${t.url}${path}`, (u) => u.startsWith(`${t.url}${CALLBACK}`));
     const callback = urls[urls.length - 1];
     const answer = await browser.get(callback);
+    if (process.env.OIDC_DEBUG) console.log(urls, answer.status, answer.body.slice(0, 500));
     return { browser, callback, answer, session: browser.jar.get('rmm_session') };
   }
   const me = (session: string | undefined) => t.http.get('/api/v3/auth/me').set('Cookie', `rmm_session=${session}`);
@@ -210,6 +211,37 @@ describe('OpenID Connect sign-in (issue 33)', () => {
     const { answer, session } = await dance('dis');
     expect(answer.location).toBe(`${t.url}/app/sign-in?error=disabled`);
     expect(session).toBeUndefined();
+  });
+
+  it('makes one operator when the first two sign-ins of an account arrive at once', async () => {
+    await provider.setAccount('racer', { email: 'racer@idp.test', email_verified: true, groups: ['rmm-view'] });
+    const [a, b] = await Promise.all([dance('racer'), dance('racer')]);
+    expect([a.answer.location, b.answer.location]).toEqual([`${t.url}/app/agents`, `${t.url}/app/agents`]);
+    expect(await sql(t.db.url, `SELECT id FROM operators WHERE email = 'racer@idp.test'`)).toHaveLength(1);
+    expect((await me(a.session)).body.operator.id).toBe((await me(b.session)).body.operator.id);
+  });
+
+  it('re-authenticates the current session with step_up=1 (max_age=0), only as the same provider account', async () => {
+    const { browser, session } = await dance('tech');
+    const op = await operatorRow('tech@idp.test');
+    const sessionRow = async () =>
+      (await sql<{ id: string; authenticated_at: Date }>(t.db.url, `SELECT id, authenticated_at FROM operator_sessions WHERE operator_id = $1 ORDER BY created_at DESC, id`, [op.id]));
+    const before = await sessionRow();
+    clock.advance(11 * 60_000);
+    // another provider account in the round trip: refused, the session unchanged (a browser holding only the
+    // console's cookie: the provider's own page to switch accounts posts a form, which this fetch client does not)
+    const elsewhere = new CookieBrowser();
+    elsewhere.jar.set('rmm_session', session!);
+    const wrong = await dance('boss', '/api/v3/auth/oidc/login?step_up=1&return_to=/app/agents/7', elsewhere);
+    expect(wrong.answer.location).toBe(`${t.url}/app/sign-in?error=step_up_mismatch`);
+    expect(wrong.session).toBe(session);
+    const right = await dance('tech', '/api/v3/auth/oidc/login?step_up=1&return_to=/app/agents/7', browser);
+    expect(right.answer.location).toBe(`${t.url}/app/agents/7`);
+    expect(right.session).toBe(session); // no new session: this one was re-authenticated
+    const after = await sessionRow();
+    expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
+    const current = after.find((r) => r.authenticated_at.getTime() === clock.now().getTime());
+    expect(current).toBeDefined();
   });
 
   it('ends a provider session RMM_OIDC_MAX_SESSION_HOURS after sign-in (fixed clock)', async () => {
