@@ -215,10 +215,11 @@ describe('OpenID Connect sign-in (issue 33)', () => {
 
   it('makes one operator when the first two sign-ins of an account arrive at once', async () => {
     await provider.setAccount('racer', { email: 'racer@idp.test', email_verified: true, groups: ['rmm-view'] });
-    const [a, b] = await Promise.all([dance('racer'), dance('racer')]);
-    expect([a.answer.location, b.answer.location]).toEqual([`${t.url}/app/agents`, `${t.url}/app/agents`]);
+    const all = await Promise.all([1, 2, 3, 4].map(() => dance('racer')));
+    expect(all.map((d) => d.answer.location)).toEqual(Array(4).fill(`${t.url}/app/agents`));
     expect(await sql(t.db.url, `SELECT id FROM operators WHERE email = 'racer@idp.test'`)).toHaveLength(1);
-    expect((await me(a.session)).body.operator.id).toBe((await me(b.session)).body.operator.id);
+    const ids = await Promise.all(all.map(async (d) => (await me(d.session)).body.operator.id));
+    expect(new Set(ids).size).toBe(1);
   });
 
   it('re-authenticates the current session with step_up=1 (max_age=0), only as the same provider account', async () => {

@@ -62,6 +62,7 @@ export class OidcService {
       throw new OidcFailure('oidc_failed', `discovery failed: ${describe(err)}`);
     });
     const now = this.clock.now();
+    await this.challenges.deleteExpired(now); // housekeeping at each start: abandoned sign-ins do not pile up
     const challengeId = await this.challenges.create(
       { purpose: 'oidc', operatorId: session?.id ?? null, sessionId: session?.sessionId ?? null, payload: { ...flight, returnTo: safeReturnTo(returnTo) } },
       new Date(now.getTime() + OIDC_FLIGHT_SECONDS * 1000),
@@ -137,6 +138,8 @@ export class OidcService {
     if (!id.email) throw new OidcFailure(role ? 'no_email' : 'no_access', 'the ID token has no email claim');
     const same = await this.accounts.findByEmail(id.email);
     if (same) {
+      // Made for this very account by a sign-in that ran at the same time, between the two look-ups.
+      if (same.oidcIssuer === id.issuer && same.oidcSubject === id.subject) return same;
       if (!id.emailVerified || !same.oidcLinkAllowed || same.oidcSubject !== null) {
         throw new OidcFailure('email_in_use', `operator ${same.id} has this e-mail; not linked (email_verified: ${id.emailVerified}, link allowed: ${same.oidcLinkAllowed})`);
       }
