@@ -41,7 +41,6 @@ describe('OpenID Connect sign-in (issue 33)', () => {
     const urls = await browser.follow(`${t.url}${path}`, (u) => u.startsWith(`${t.url}${CALLBACK}`));
     const callback = urls[urls.length - 1];
     const answer = await browser.get(callback);
-    if (process.env.OIDC_DEBUG) console.log(urls, answer.status, answer.body.slice(0, 500));
     return { browser, callback, answer, session: browser.jar.get('rmm_session') };
   }
   const me = (session: string | undefined) => t.http.get('/api/v3/auth/me').set('Cookie', `rmm_session=${session}`);
