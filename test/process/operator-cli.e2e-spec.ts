@@ -67,11 +67,11 @@ describe('operator CLI commands', () => {
 
   it('operator list, password, totp and disable', async () => {
     const list = await cli(['operator', 'list']);
-    expect(list.stdout.split('\n')[0]).toBe('ID\tEMAIL\tROLE\tCLIENTS\tTOTP\tDISABLED\tCREATED');
-    expect(list.stdout).toMatch(/^1\tops@msp\.test\ttechnician\t\d+\tno\tno\t/m);
+    expect(list.stdout.split('\n')[0]).toBe('ID\tEMAIL\tROLE\tCLIENTS\tTOTP\tDISABLED\tBREAK_GLASS\tSSO\tCREATED');
+    expect(list.stdout).toMatch(/^1\tops@msp\.test\ttechnician\t\d+\tno\tno\tno\tno\t/m);
 
     const [session] = await query(
-      `INSERT INTO operator_sessions (token_hash, operator_id, last_seen_at, expires_at) VALUES ('x', 1, now(), now() + interval '1 hour') RETURNING id`,
+      `INSERT INTO operator_sessions (token_hash, operator_id, last_seen_at, expires_at, authenticated_at, method) VALUES ('x', 1, now(), now() + interval '1 hour', now(), 'password') RETURNING id`,
     );
     const pw = await cli(['operator', 'password', '--email', 'ops@msp.test'], 'another long password\n');
     expect(pw.code).toBe(0);
@@ -97,5 +97,21 @@ describe('operator CLI commands', () => {
     const missing = await cli(['operator', 'disable', '--email', 'nobody@msp.test']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no operator with email nobody@msp.test');
+  });
+
+  it('operator create --break-glass and operator link-oidc (issue 33: single sign-on)', async () => {
+    const made = await cli(['operator', 'create', '--email', 'glass@msp.test', '--role', 'admin', '--break-glass'], 'a long password\n');
+    expect(made.code).toBe(0);
+    expect(made.stderr).toContain('glass@msp.test (admin, every client, break-glass)');
+    const link = await cli(['operator', 'link-oidc', '--email', 'glass@msp.test']);
+    expect(link.code).toBe(0);
+    expect(link.stderr).toContain('the next provider sign-in with this e-mail, if the provider verified it, links that account (once)');
+    expect(await query(`SELECT break_glass, oidc_link_allowed, oidc_subject FROM operators WHERE email = 'glass@msp.test'`)).toEqual([{ break_glass: true, oidc_link_allowed: true, oidc_subject: null }]);
+    expect((await cli(['operator', 'list'])).stdout).toMatch(/\tglass@msp\.test\tadmin\tall\tno\tno\tyes\tlink allowed\t/);
+    await query(`UPDATE operators SET oidc_issuer = 'https://idp.test', oidc_subject = 'abc', oidc_link_allowed = false WHERE email = 'glass@msp.test'`);
+    expect((await cli(['operator', 'list'])).stdout).toMatch(/\tglass@msp\.test\tadmin\tall\tno\tno\tyes\tlinked\t/);
+    const again = await cli(['operator', 'link-oidc', '--email', 'glass@msp.test']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('linked to a provider account already');
   });
 });

@@ -87,7 +87,7 @@ describe('operators and console sessions', () => {
     expect((await t.http.get('/api/v3/keys/').set('Cookie', boss)).status).toBe(200);
     const created = await t.http.post('/api/v3/operators/').set('Cookie', boss).set(CONSOLE).send({ email: 'new@example.test', password: 'long enough pw', role: 'viewer', clients: [clientId] });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number), email: 'new@example.test', role: 'viewer', clients: [clientId], disabled: false, totp: false, created_at: expect.any(String) });
+    expect(created.body).toEqual({ id: expect.any(Number), email: 'new@example.test', role: 'viewer', clients: [clientId], disabled: false, totp: false, break_glass: false, sso: false, created_at: expect.any(String) });
     const again = await t.http.post('/api/v3/operators/').set('Cookie', boss).set(CONSOLE).send({ email: 'NEW@example.test', password: 'long enough pw', role: 'viewer' });
     expect(again.status).toBe(409);
     const bad = await t.http.post('/api/v3/operators/').set('Cookie', boss).set(CONSOLE).send({ email: 'x@example.test', password: 'short', role: 'boss', clients: [999999] });

@@ -64,6 +64,10 @@ function Routes() {
       <Route path="/">
         <Redirect to="/agents" replace />
       </Route>
+      {/* Signed in on the sign-in page (password, or back from the provider): on to the Agents page. */}
+      <Route path="/sign-in">
+        <Redirect to="/agents" replace />
+      </Route>
       <Route path="/agents" component={AgentsPage} />
       <Route path="/agents/:id">{(p) => <AgentPage id={p.id} />}</Route>
       <Route path="/alerts" component={AlertsPage} />

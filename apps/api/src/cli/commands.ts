@@ -170,18 +170,19 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'operator create': {
-    synopsis: 'operator create --email E --role admin|technician|viewer [--clients ID[,ID...]]',
-    does: 'create a console operator (password from standard input, or asked for at a terminal)',
+    synopsis: 'operator create --email E --role admin|technician|viewer [--clients ID[,ID...]] [--break-glass]',
+    does: 'create a console operator (password from standard input, or asked for at a terminal); --break-glass: may sign in with the password even when RMM_PASSWORD_LOGIN=false',
     prepare: (args) => {
-      const { values } = parse(args, { email: { type: 'string' }, role: { type: 'string' }, clients: { type: 'string' } });
+      const { values } = parse(args, { email: { type: 'string' }, role: { type: 'string' }, clients: { type: 'string' }, 'break-glass': { type: 'boolean' } });
+      const breakGlass = values['break-glass'] === true;
       const email = required(values.email, '--email');
       const role = roleOf(required(values.role, '--role'));
       const clients = values.clients === undefined ? null : idList(values.clients as string, '--clients');
       return async (ctx, io, s) => {
         const password = await secret(io, `password for ${email}: `, true);
-        const op = await ctx.get(s.OperatorsService).create({ email, password, role, clients });
+        const op = await ctx.get(s.OperatorsService).create({ email, password, role, clients, breakGlass });
         io.out(String(op.id));
-        io.err(`created operator ${op.id} ${op.email} (${op.role}${op.clients ? `, clients ${op.clients.join(',')}` : ', every client'})`);
+        io.err(`created operator ${op.id} ${op.email} (${op.role}${op.clients ? `, clients ${op.clients.join(',')}` : ', every client'}${op.breakGlass ? ', break-glass' : ''})`);
       };
     },
   },
@@ -191,9 +192,10 @@ export const COMMANDS: Record<string, Command> = {
     prepare: (args) => {
       parse(args, {});
       return async (ctx, io, s) => {
-        io.out(['ID', 'EMAIL', 'ROLE', 'CLIENTS', 'TOTP', 'DISABLED', 'CREATED'].join('\t'));
+        io.out(['ID', 'EMAIL', 'ROLE', 'CLIENTS', 'TOTP', 'DISABLED', 'BREAK_GLASS', 'SSO', 'CREATED'].join('\t'));
         for (const o of await ctx.get(s.OperatorsService).list()) {
-          io.out([o.id, o.email, o.role, o.clients ? o.clients.join(',') : 'all', o.totpSecret ? 'yes' : 'no', o.disabled ? 'yes' : 'no', when(o.createdAt)].join('\t'));
+          const sso = o.oidcSubject !== null ? 'linked' : o.oidcLinkAllowed ? 'link allowed' : 'no';
+          io.out([o.id, o.email, o.role, o.clients ? o.clients.join(',') : 'all', o.totpSecret ? 'yes' : 'no', o.disabled ? 'yes' : 'no', o.breakGlass ? 'yes' : 'no', sso, when(o.createdAt)].join('\t'));
         }
       };
     },
@@ -206,6 +208,10 @@ export const COMMANDS: Record<string, Command> = {
     const password = await secret(io, `new password for ${target.email}: `, true);
     await operators.update(target.id, { password });
     io.err(`password of operator ${target.id} ${target.email} changed; their sessions have ended`);
+  }),
+  'operator link-oidc': operatorCommand('link-oidc', "allow the next single sign-on with this operator's e-mail (verified by the provider) to link that provider account to them, once", async (operators, target, io) => {
+    await operators.allowOidcLink(target.id);
+    io.err(`operator ${target.id} ${target.email}: the next provider sign-in with this e-mail, if the provider verified it, links that account (once)`);
   }),
   'operator totp': operatorCommand('totp', 'set up TOTP for an operator (prints the otpauth URI and ten recovery codes once)', async (operators, target, io) => {
     const { uri, recoveryCodes } = await operators.enableTotp(target.id);
@@ -306,6 +312,7 @@ export const AUDITED_COMMANDS: ReadonlySet<string> = new Set([
   'operator create',
   'operator disable',
   'operator password',
+  'operator link-oidc',
   'operator totp',
 ]);
 
@@ -342,7 +349,7 @@ function osUser(): string {
 }
 
 /** Strict flags; `positionals` is how many bare arguments the command takes (more is a usage error). */
-function parse(args: string[], options: Record<string, { type: 'string' }>, positionals = 0) {
+function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>, positionals = 0) {
   let parsed;
   try {
     parsed = parseArgs({ args, options, allowPositionals: positionals > 0, strict: true });

@@ -821,6 +821,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/auth/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Begin a sign-in at the OpenID provider: 302 there (sets the rmm_oidc cookie for the callback); with step_up=1 and a session, re-authenticate it (max_age=0)
+         * @description Needs the rmm_session cookie of a signed-in operator. Errors: {detail}.
+         */
+        get: operations["oidcLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's redirect back: sets rmm_session and 302 to the page the sign-in began on; any failure 302 to /app/sign-in?error=<code>
+         * @description Needs the rmm_session cookie of a signed-in operator. Errors: {detail}.
+         */
+        get: operations["oidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/clients": {
         parameters: {
             query?: never;
@@ -2468,6 +2508,10 @@ export interface components {
             disabled: boolean;
             /** @description TOTP is set up */
             totp: boolean;
+            /** @description May sign in with a password even when RMM_PASSWORD_LOGIN=false (operator create … --break-glass; docs/sso.md) */
+            break_glass: boolean;
+            /** @description Linked to an account at the OpenID provider (signs in with single sign-on; role and clients follow its groups) */
+            sso: boolean;
             /** Format: date-time */
             created_at: string;
         };
@@ -9906,6 +9950,137 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
                 };
+            };
+            /** @description Rate limited; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    oidcLogin: {
+        parameters: {
+            query?: {
+                /** @description 1: re-authenticate the current session instead of starting a new one */
+                step_up?: unknown;
+                /** @description A console page (/app/…) to come back to; anything else: /app/ */
+                return_to?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider; to /app/sign-in?error=not_configured (or oidc_failed) when it cannot begin */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The input cannot be read or is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation error",
+                     *       "errors": [
+                     *         {
+                     *           "field": "limit",
+                     *           "message": "limit must not be greater than 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "rate limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the URL and headers together are over 16 KiB; body {statusCode, message} */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database has no free connection now; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the database is busy, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+        };
+    };
+    oidcCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the console page (signed in), or /app/sign-in?error=oidc_failed|state_mismatch|no_access|email_in_use|no_email|disabled|provider_refused|step_up_mismatch|not_configured */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Rate limited; Retry-After says when to come back */
             429: {

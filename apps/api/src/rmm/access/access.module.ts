@@ -7,6 +7,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
 import { OperatorsModule } from './operators/operators.module';
 import { PasskeysModule } from './passkeys/passkeys.module';
 import { PrincipalResolver } from './operators/principal-resolver';
+import { SsoModule } from './sso/sso.module';
 import { Callers, KeyUses } from '../common/callers';
 import { ApiKeyGuard } from '../common/api-key.guard';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from '../common/redis-throttler.storage';
@@ -35,6 +36,7 @@ const countsAsDeployment = (ctx: ExecutionContext): boolean => Reflect.getMetada
     ApiKeysModule,
     OperatorsModule,
     PasskeysModule,
+    SsoModule,
     ThrottlerModule.forRootAsync({
       inject: [RuntimeConfig, RMM_THROTTLER_STORAGE],
       useFactory: (config: RuntimeConfig, storage: ThrottlerStorage) => {

@@ -43,9 +43,9 @@ export class AuditHttpRecorder implements OnModuleInit {
     // The CLI's application context has no HTTP server.
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify) return;
-    // Callback-style: a GET (never audited) costs one comparison, no promise.
+    // Callback-style: a GET (never audited, but for a sign-in: the OpenID provider's callback) costs two comparisons, no promise.
     fastify.addHook('onResponse', (request, reply, done) => {
-      if (!isAuditedMethod(request.method)) return done();
+      if (!isAuditedMethod(request.method) && !(request as AuthedRequest).signIn) return done();
       this.record(request, reply).then(
         () => done(),
         (err: unknown) => {
@@ -58,12 +58,12 @@ export class AuditHttpRecorder implements OnModuleInit {
 
   private async record(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const method = request.method;
-    if (!isAuditedMethod(method)) return;
+    const signIn = (request as AuthedRequest).signIn;
+    if (!isAuditedMethod(method) && !signIn) return;
     const pattern = request.routeOptions.url;
     const surface = auditedSurface(pattern);
     if (!surface) return;
     const at = this.clock.now();
-    const signIn = (request as AuthedRequest).signIn;
     const actor = signIn ? signInActor(signIn) : surface === 'rmm' ? this.keyActor(request as AuthedRequest) : await this.platformActor(request);
     this.audit.enqueue({
       at,

@@ -162,6 +162,8 @@ export class OperatorDto {
   @ApiProperty({ type: [Number], nullable: true, description: 'null = every client' }) clients: number[] | null;
   @ApiProperty() disabled: boolean;
   @ApiProperty({ description: 'TOTP is set up' }) totp: boolean;
+  @ApiProperty({ description: 'May sign in with a password even when RMM_PASSWORD_LOGIN=false (operator create … --break-glass; docs/sso.md)' }) break_glass: boolean;
+  @ApiProperty({ description: 'Linked to an account at the OpenID provider (signs in with single sign-on; role and clients follow its groups)' }) sso: boolean;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
@@ -229,5 +231,5 @@ export function toSessionDto(o: Pick<OperatorEntity, 'id' | 'email' | 'role' | '
 }
 
 export function toOperatorDto(o: OperatorEntity): OperatorDto {
-  return { id: o.id, email: o.email, role: o.role, clients: o.clients, disabled: o.disabled, totp: o.totpSecret !== null, created_at: o.createdAt.toISOString() };
+  return { id: o.id, email: o.email, role: o.role, clients: o.clients, disabled: o.disabled, totp: o.totpSecret !== null, break_glass: o.breakGlass, sso: o.oidcSubject !== null, created_at: o.createdAt.toISOString() };
 }

@@ -3,7 +3,7 @@ import { Repository } from 'typeorm';
 import { OperatorEntity, OperatorRole } from '@app/entities';
 import { TransactionHost } from '../../../database/transaction-host';
 
-export type OperatorChanges = Partial<Pick<OperatorEntity, 'role' | 'clients' | 'disabled' | 'passwordHash' | 'totpSecret' | 'recoveryCodes' | 'totpLastStep'>>;
+export type OperatorChanges = Partial<Pick<OperatorEntity, 'role' | 'clients' | 'disabled' | 'passwordHash' | 'totpSecret' | 'recoveryCodes' | 'totpLastStep' | 'oidcLinkAllowed'>>;
 
 /** The `operators` table. */
 @Injectable()
@@ -14,7 +14,7 @@ export class OperatorsRepository {
     return this.tx.repo(OperatorEntity);
   }
 
-  insert(o: { email: string; passwordHash: string; role: OperatorRole; clients: number[] | null }): Promise<OperatorEntity> {
+  insert(o: { email: string; passwordHash: string; role: OperatorRole; clients: number[] | null; breakGlass?: boolean }): Promise<OperatorEntity> {
     return this.repo.save(this.repo.create(o));
   }
 

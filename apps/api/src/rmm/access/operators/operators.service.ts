@@ -29,6 +29,8 @@ export interface NewOperator {
   password: string;
   role: string;
   clients?: readonly number[] | null;
+  /** May sign in with a password when RMM_PASSWORD_LOGIN=false (docs/sso.md, "Break-glass"). */
+  breakGlass?: boolean;
 }
 
 export interface OperatorUpdate {
@@ -92,7 +94,7 @@ export class OperatorsService {
     const clients = await this.clientList(input.clients, grantor);
     const passwordHash = await this.hasher.hash(operatorPassword(input.password));
     try {
-      return await this.operators.insert({ email, passwordHash, role, clients });
+      return await this.operators.insert({ email, passwordHash, role, clients, breakGlass: input.breakGlass === true });
     } catch (err) {
       if (isUniqueViolation(err)) throw new DomainError(OperatorsErrorCode.EmailTaken, 'an operator with this email exists', [{ field: 'email', message: 'already exists' }]);
       throw err;
@@ -130,6 +132,16 @@ export class OperatorsService {
     const updated = (await this.operators.update(id, changes))!;
     if (input.disabled === true || input.password !== undefined) await this.endSessions(id);
     return updated;
+  }
+
+  /**
+   * `operator link-oidc --email E`: the next provider sign-in with this e-mail, verified by the provider, links that
+   * provider account to this operator (once). Refused when one is linked already.
+   */
+  async allowOidcLink(id: number): Promise<OperatorEntity> {
+    const op = await this.get(id);
+    if (op.oidcSubject !== null) throw fieldInvalid('email', `operator ${op.email} is linked to a provider account already`);
+    return (await this.operators.update(id, { oidcLinkAllowed: true }))!;
   }
 
   /** Sets up TOTP (a new secret and ten recovery codes, replacing any earlier ones): shown once. */
