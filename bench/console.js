@@ -102,7 +102,7 @@ async function runConsoleBench({ baseUrl, agents = 20_000, log = () => undefined
     await page.goto(`${server.url}/app/`);
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const all = `${agents} of ${agents} agents`;
     await page.getByText(all).waitFor({ timeout: 120_000 });
 

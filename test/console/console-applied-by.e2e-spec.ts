@@ -50,7 +50,7 @@ if (!CHROMIUM) {
       await page.goto(`${t.url}/app/`);
       await page.getByLabel('Email').fill(TECH);
       await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
     };
     const policy = async (name: string, enforced: boolean, check: { type: 'memory' | 'ping'; settings: Record<string, unknown>; name: string }): Promise<number> => {

@@ -38,7 +38,7 @@ if (!CHROMIUM) {
       await page.goto(`${t.url}/app/`);
       await page.getByLabel('Email').fill(EMAIL);
       await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Notifications' }).click();
       await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor();

@@ -79,7 +79,7 @@ if (!CHROMIUM) {
       await page.goto(`${t.url}/app/`);
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
     };
 

@@ -58,7 +58,7 @@ if (!CHROMIUM) {
       await page.goto(`${t.url}/app/`);
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
     };
     const openAgent = async (page: Page): Promise<void> => {
@@ -106,7 +106,7 @@ if (!CHROMIUM) {
       });
       const session = page.waitForResponse((r) => r.url().includes('/api/v3/auth/session'));
       await page.goto(`${t.url}/app/`);
-      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
       expect(await (await session).json()).toEqual({ signed_in: false, operator: null });
       expect({ errors, failed }).toEqual({ errors: [], failed: [] });
 

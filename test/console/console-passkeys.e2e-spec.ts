@@ -88,7 +88,7 @@ if (!CHROMIUM) {
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('cell', { name: 'Work laptop', exact: true }).waitFor();
 
-      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
       await page.goto(`${base}/app/`);
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
@@ -105,7 +105,7 @@ if (!CHROMIUM) {
       await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId: original.credentialId });
       await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: { ...original, signCount: original.signCount - 1 } });
 
-      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       await page.getByRole('alert').filter({ hasText: 'This passkey was refused' }).waitFor();
       expect(await page.getByRole('heading', { name: 'Sign in', level: 1 }).isVisible()).toBe(true);

@@ -64,7 +64,7 @@ if (!CHROMIUM) {
       await page.goto(`${t.url}/app/`);
       await page.getByLabel('Email').fill(TECH);
       await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Policies' }).click();
       await page.getByRole('heading', { name: 'Policies', level: 1 }).waitFor();
@@ -122,7 +122,7 @@ if (!CHROMIUM) {
       await page.goto(`${t.url}/app/`);
       await page.getByLabel('Email').fill(TECH);
       await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
       await page.goto(`${t.url}/app/policies`);
       await page.getByRole('row').filter({ hasText: 'Finance disks' }).waitFor();

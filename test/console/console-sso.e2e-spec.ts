@@ -69,7 +69,7 @@ if (!CHROMIUM) {
       await page.getByRole('button', { name: 'Sign in with Acme Login' }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/app/agents');
-      await expect(page.locator('.who .email').getAttribute('title')).resolves.toBe('tech@sso.test (technician)');
+      await expect(page.locator('.who .email').getAttribute('title')).resolves.toBe('Your account: tech@sso.test (technician)');
       // a technician's console: no admin pages
       await expect(page.getByRole('link', { name: 'Operators' }).count()).resolves.toBe(0);
       expect(await sessionsOf('tech@sso.test')).toBe(1);

@@ -68,7 +68,7 @@ if (!CHROMIUM || !existsSync(BUN)) {
       await page.goto(`${t.url}/app/`);
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
     };
     /** What xterm shows: its rows' text, one line each (xterm draws spaces as no-break spaces). */

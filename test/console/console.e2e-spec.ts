@@ -78,7 +78,7 @@ if (!CHROMIUM) {
       await page.goto(`${t.url}/app/`);
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     };
 
     /** The page's own session calling the API (same origin, its cookie), as the console does. */
@@ -156,10 +156,10 @@ if (!CHROMIUM) {
       expect((await fetchFromPage(page, '/api/v3/auth/me')).status).toBe(401);
 
       await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
       await expect(page.getByRole('banner').getByText(accounts.admin).isVisible()).resolves.toBe(true);
-      await expect(page.getByRole('button', { name: 'Sign out' }).isVisible()).resolves.toBe(true);
+      await expect(page.getByRole('button', { name: 'Sign out', exact: true }).isVisible()).resolves.toBe(true);
       expect(new URL(page.url()).pathname).toBe('/app/agents');
       // The session cookie is HttpOnly: the page's script cannot read it.
       expect(await page.evaluate('document.cookie')).not.toContain('rmm_session');
@@ -178,12 +178,12 @@ if (!CHROMIUM) {
       await p.getByLabel('Code').waitFor();
       await shot(p, '02-sign-in-code');
       await p.getByLabel('Code').fill(totpCode(secret, new Date(Date.now() - 120_000))); // an old code is refused
-      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.getByRole('button', { name: 'Sign in', exact: true }).click();
       await until('the wrong code refused', async () => (await p.getByRole('alert').innerText().catch(() => '')).includes('Invalid'));
       expect((await fetchFromPage(p, '/api/v3/auth/me')).status).toBe(401);
 
       await p.getByLabel('Code').fill(totpCode(secret, new Date()));
-      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.getByRole('button', { name: 'Sign in', exact: true }).click();
       await p.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
       expect((await fetchFromPage(p, '/api/v3/auth/me')).body.operator.email).toBe(accounts.totp);
     }, 90_000);
@@ -466,8 +466,8 @@ if (!CHROMIUM) {
 
     it('signs out: the sign-in page again, and the session is gone on the server', async () => {
       await page.goto(`${t.url}/app/agents`);
-      await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
       expect((await fetchFromPage(page, '/api/v3/auth/me')).status).toBe(401);
     }, 30_000);
   });

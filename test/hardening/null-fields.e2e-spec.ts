@@ -91,6 +91,7 @@ describe('null for a field of a request body', () => {
       'PATCH /api/v3/auth/passkeys/{id}': named('passkey'),
       'POST /api/v3/auth/passkeys/sign-in': () => ({ challenge_id: 'none', response: {} }),
       'POST /api/v3/auth/passkeys/step-up': () => ({ challenge_id: 'none', response: {} }),
+      'POST /api/v3/auth/reauth': () => ({ password: OPERATOR_PASSWORD }),
       'POST /api/v3/operators': () => ({ email: `op${++n}@ops.test`, password: 'long enough pw', role: 'viewer' }),
       'PATCH /api/v3/operators/{id}': none,
       'POST /api/v3/notifications': channel,
