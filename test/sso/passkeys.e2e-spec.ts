@@ -259,3 +259,22 @@ describe('passkeys', () => {
     expect([none.status, (none.body as { errors: { message: string }[] }).errors[0].message]).toEqual([400, 'no passkey is registered for this operator']);
   });
 });
+
+describe('passkeys: beginning sign-ins is bounded per address', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({}, { overrides: { publicUrl: PUBLIC_URL } });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('lets one address begin 60 passkey sign-ins a minute, then answers 429 with Retry-After and stores no more challenges', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await t.http.post('/api/v3/auth/passkeys/sign-in/options').set(CONSOLE)).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const refused = await t.http.post('/api/v3/auth/passkeys/sign-in/options').set(CONSOLE);
+    expect([refused.status, refused.body]).toEqual([429, { detail: 'rate limited' }]);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const [row] = await sql<{ n: string }>(t.db.url, `SELECT count(*) AS n FROM auth_challenges WHERE purpose = 'passkey_sign_in'`);
+    expect(Number(row.n)).toBe(60);
+  });
+});

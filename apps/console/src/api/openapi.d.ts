@@ -9597,7 +9597,7 @@ export interface operations {
                     "application/json": components["schemas"]["PasskeyCeremonyDto"];
                 };
             };
-            /** @description Too many failed sign-ins from this address (Retry-After) */
+            /** @description Too many failed sign-ins from this address, or more than 60 sign-ins begun from it within a minute (Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10075,7 +10075,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the console page (signed in), or /app/sign-in?error=oidc_failed|state_mismatch|no_access|email_in_use|no_email|disabled|provider_refused|step_up_mismatch|not_configured */
+            /** @description To the console page (signed in), or /app/sign-in?error=oidc_failed|state_mismatch|no_access|email_in_use|no_email|disabled|provider_refused|step_up_mismatch|rate_limited|not_configured */
             302: {
                 headers: {
                     [name: string]: unknown;

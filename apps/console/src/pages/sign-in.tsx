@@ -14,6 +14,7 @@ const SSO_ERRORS: Record<string, string> = {
   provider_refused: 'The provider did not sign you in.',
   step_up_mismatch: 'The provider account is not the operator signed in here.',
   not_configured: 'Single sign-on is not set up on this server.',
+  rate_limited: 'Too many sign-ins were begun from this address: wait a minute and try again.',
   oidc_failed: 'Single sign-on failed: try again, or ask an administrator to look at the server log.',
 };
 

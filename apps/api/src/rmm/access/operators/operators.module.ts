@@ -3,6 +3,7 @@ import { UsersModule } from '../../../platform/users/users.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { AccountController } from './account.controller';
 import { AuthChallengesRepository } from './auth-challenges.repository';
+import { ChallengeLimits } from './challenge-limits';
 import { OperatorAuthController } from './operator-auth.controller';
 import { OperatorSessionsRepository } from './operator-sessions.repository';
 import { OperatorsController } from './operators.controller';
@@ -15,7 +16,7 @@ import { SecondFactors } from './second-factor';
 @Module({
   imports: [ApiKeysModule, UsersModule],
   controllers: [OperatorAuthController, AccountController, OperatorsController],
-  providers: [OperatorsRepository, OperatorSessionsRepository, AuthChallengesRepository, OperatorsService, PrincipalResolver, SecondFactors],
-  exports: [PrincipalResolver, OperatorsService, OperatorSessionsRepository, OperatorsRepository, AuthChallengesRepository, SecondFactors],
+  providers: [OperatorsRepository, OperatorSessionsRepository, AuthChallengesRepository, OperatorsService, PrincipalResolver, SecondFactors, ChallengeLimits],
+  exports: [PrincipalResolver, OperatorsService, OperatorSessionsRepository, OperatorsRepository, AuthChallengesRepository, SecondFactors, ChallengeLimits],
 })
 export class OperatorsModule {}

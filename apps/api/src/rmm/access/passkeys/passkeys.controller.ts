@@ -81,7 +81,7 @@ export class PasskeysController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Begin signing in with a passkey alone (public): request options without allowCredentials (discoverable credentials)' })
   @ApiOkResponse({ type: PasskeyCeremonyDto })
-  @ApiResponse({ status: 429, type: RmmErrorDto, description: 'Too many failed sign-ins from this address (Retry-After)' })
+  @ApiResponse({ status: 429, type: RmmErrorDto, description: 'Too many failed sign-ins from this address, or more than 60 sign-ins begun from it within a minute (Retry-After)' })
   async signInOptions(@Req() req: FastifyRequest): Promise<PasskeyCeremonyDto> {
     return ceremony(await this.passkeys.signInOptions(req.ip));
   }

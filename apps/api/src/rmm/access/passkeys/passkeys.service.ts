@@ -17,6 +17,7 @@ import { isUniqueViolation } from '../../../database/pg-errors';
 import { SignInLimits } from '../../../platform/auth/signin-limits';
 import { Principal, SignInAttempt } from '../../common/principal';
 import { AuthChallengesRepository, ChallengePurpose } from '../operators/auth-challenges.repository';
+import { ChallengeLimits } from '../operators/challenge-limits';
 import { OperatorsErrorCode } from '../operators/operators.errors';
 import { OperatorsRepository } from '../operators/operators.repository';
 import { OperatorsService, platformLimit } from '../operators/operators.service';
@@ -62,6 +63,7 @@ export class PasskeysService implements PasskeySecondFactor, OnModuleInit {
     private readonly secondFactors: SecondFactors,
     private readonly config: RuntimeConfig,
     private readonly clock: Clock,
+    private readonly challengeLimits: ChallengeLimits,
     limiter: RateLimiter,
   ) {
     // The password sign-in's budget of failures per address (rmm:signin) counts passkey failures too.
@@ -157,6 +159,7 @@ export class PasskeysService implements PasskeySecondFactor, OnModuleInit {
 
   async signInOptions(address: string): Promise<Ceremony> {
     await platformLimit(() => this.limits.check('', address));
+    await this.challengeLimits.admit(address);
     const options = await generateAuthenticationOptions({ rpID: this.rp.id, userVerification: 'required', timeout: CEREMONY_MS });
     return this.begin('passkey_sign_in', null, null, options.challenge, options as unknown as Record<string, unknown>);
   }

@@ -2,7 +2,7 @@ import type { OidcConfig, OidcRole } from '../../../config/app-config';
 import { OIDC_ROLE_ORDER } from '../../../config/app-config';
 
 /** Why a provider sign-in ended on the sign-in page (`/app/sign-in?error=<code>`): a word, never the provider's text. */
-export type OidcFailureCode = 'oidc_failed' | 'state_mismatch' | 'no_access' | 'email_in_use' | 'no_email' | 'disabled' | 'not_configured' | 'provider_refused' | 'step_up_mismatch';
+export type OidcFailureCode = 'oidc_failed' | 'state_mismatch' | 'no_access' | 'email_in_use' | 'no_email' | 'disabled' | 'not_configured' | 'provider_refused' | 'step_up_mismatch' | 'rate_limited';
 
 /** A refused provider sign-in: `code` goes in the URL, `reason` (never a token or secret) in the log only. */
 export class OidcFailure extends Error {

@@ -27,7 +27,7 @@ export class OidcController {
   @ApiResponse({ status: 302, description: 'To the provider; to /app/sign-in?error=not_configured (or oidc_failed) when it cannot begin' })
   async login(@Query() query: Record<string, unknown>, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      const { url, challengeId } = await this.oidc.start(query.return_to, query.step_up === '1', sessionTokenOf(req.headers));
+      const { url, challengeId } = await this.oidc.start(query.return_to, query.step_up === '1', sessionTokenOf(req.headers), req.ip);
       redirect(reply, url, OidcFlightCookie.set(challengeId, OIDC_FLIGHT_SECONDS, this.secure));
     } catch (err) {
       redirect(reply, signInPage(this.oidc.failureCode(err)));
@@ -36,7 +36,7 @@ export class OidcController {
 
   @Get('callback')
   @ApiOperation({ summary: "The provider's redirect back: sets rmm_session and 302 to the page the sign-in began on; any failure 302 to /app/sign-in?error=<code>" })
-  @ApiResponse({ status: 302, description: 'To the console page (signed in), or /app/sign-in?error=oidc_failed|state_mismatch|no_access|email_in_use|no_email|disabled|provider_refused|step_up_mismatch|not_configured' })
+  @ApiResponse({ status: 302, description: 'To the console page (signed in), or /app/sign-in?error=oidc_failed|state_mismatch|no_access|email_in_use|no_email|disabled|provider_refused|step_up_mismatch|rate_limited|not_configured' })
   async callback(@Query() query: Record<string, unknown>, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     // The attempt rides on the request for the audit log (audit-http.ts records a GET that carries one).
     const attempt: SignInAttempt = ((req as AuthedRequest).signIn = { email: null, method: 'oidc' });

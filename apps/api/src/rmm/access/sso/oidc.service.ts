@@ -5,6 +5,7 @@ import { RuntimeConfig } from '../../../config/runtime-config';
 import { isUniqueViolation } from '../../../database/pg-errors';
 import type { Principal, SignInAttempt } from '../../common/principal';
 import { AuthChallengesRepository } from '../operators/auth-challenges.repository';
+import { ChallengeLimits, CHALLENGES_PER_MINUTE } from '../operators/challenge-limits';
 import { OperatorsService } from '../operators/operators.service';
 import { OidcAccountsRepository } from './oidc-accounts.repository';
 import { OidcClient, OidcFlight, OidcIdentity } from './oidc-client';
@@ -51,11 +52,15 @@ export class OidcService {
     private readonly operators: OperatorsService,
     private readonly config: RuntimeConfig,
     private readonly clock: Clock,
+    private readonly challengeLimits: ChallengeLimits,
   ) {}
 
   /** GET /api/v3/auth/oidc/login: the provider's URL and the challenge; with `stepUp` and a session, a re-authentication of it. */
-  async start(returnTo: unknown, stepUp: boolean, sessionToken: string | undefined): Promise<OidcStart> {
+  async start(returnTo: unknown, stepUp: boolean, sessionToken: string | undefined, address: string): Promise<OidcStart> {
     if (!this.config.oidc) throw new OidcFailure('not_configured');
+    await this.challengeLimits.admit(address).catch(() => {
+      throw new OidcFailure('rate_limited', `more than ${CHALLENGES_PER_MINUTE} sign-ins begun from ${address} in a minute`);
+    });
     const principal = stepUp ? await this.sessionOf(sessionToken) : null;
     const session = principal?.sessionId ? principal : null;
     const { url, flight } = await this.client.authorizationUrl({ maxAgeZero: session !== null }).catch((err: unknown) => {
