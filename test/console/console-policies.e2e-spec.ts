@@ -66,7 +66,7 @@ if (!CHROMIUM) {
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Policies' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Policies', exact: true }).click();
       await page.getByRole('heading', { name: 'Policies', level: 1 }).waitFor();
       await page.getByText('No policies yet.').waitFor();
 

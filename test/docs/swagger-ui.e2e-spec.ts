@@ -62,6 +62,12 @@ if (!CHROMIUM) {
     /** The operation's block, expanded and in Try-it-out mode. */
     async function tryOut(method: string, path: string): Promise<Locator> {
       const block = page.locator(`.opblock-${method}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+      // With this many operations Swagger UI renders them as a virtual list: only those near the view exist in the
+      // page, so scroll down as a reader would until the operation is there.
+      for (let i = 0; i < 400 && (await block.count()) === 0; i++) {
+        await page.mouse.wheel(0, 700);
+        await page.waitForTimeout(25);
+      }
       await block.locator('.opblock-summary').first().click();
       await block.locator('.try-out__btn').click();
       return block;

@@ -7142,7 +7142,7 @@ export interface operations {
                     "application/json": components["schemas"]["RmmErrorDto"];
                 };
             };
-            /** @description {detail: 'Invalid credentials'} for any wrong part; with totp_required: true when the password was right and the account's code is missing or wrong */
+            /** @description {detail: 'Invalid credentials'} for any wrong part; when the password was right and a second factor is missing or wrong: totp_required: true (the account has TOTP) and/or passkey_required: true with passkey_options and challenge_id (it has passkeys: finish with passkey in the body; docs/sso.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7151,6 +7151,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'password sign-in is turned off: …'}: RMM_PASSWORD_LOGIN=false and the operator is not break-glass (said only after the password was right) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -7799,6 +7813,20 @@ export interface operations {
                     "application/json": components["schemas"]["RmmErrorDto"];
                 };
             };
+            /** @description {detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
             /** @description Rate limited; Retry-After says when to come back */
             429: {
                 headers: {
@@ -7862,6 +7890,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];
@@ -7963,6 +8005,20 @@ export interface operations {
                     "application/json": components["schemas"]["RmmErrorDto"];
                 };
             };
+            /** @description {detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
             /** @description Rate limited; Retry-After says when to come back */
             429: {
                 headers: {
@@ -8024,6 +8080,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RmmErrorDto"];
+                };
+            };
+            /** @description {detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "permission denied"
                      *     }
                      */
                     "application/json": components["schemas"]["RmmErrorDto"];

@@ -54,6 +54,7 @@ export class AccountController {
   }
 
   @Delete('sessions/:id')
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console" })
   @HttpCode(204)
   @ApiOperation({ summary: 'End one of your sessions (its WebSockets close); ending the current one signs this browser out (the cookie is cleared)' })
   @ApiNoContentResponse()
@@ -65,6 +66,7 @@ export class AccountController {
   }
 
   @Delete('sessions')
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console" })
   @HttpCode(200)
   @ApiOperation({ summary: 'Sign out everywhere else: every session of yours but the current one ends' })
   @ApiOkResponse({ type: SessionsEndedDto })
@@ -73,6 +75,7 @@ export class AccountController {
   }
 
   @Post('totp')
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console" })
   @RequireStepUp()
   @ApiOperation({ summary: 'Set up TOTP for yourself (replacing any earlier one): the otpauth URI and ten recovery codes, shown once' })
   @ApiCreatedResponse({ type: TotpSetupDto })
@@ -83,6 +86,7 @@ export class AccountController {
   }
 
   @Delete('totp')
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'CSRF check failed'}: a change without X-Requested-With: rmm-console" })
   @HttpCode(204)
   @RequireStepUp()
   @ApiOperation({ summary: 'Remove your TOTP (your password alone signs in again)' })

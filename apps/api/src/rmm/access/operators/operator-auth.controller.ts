@@ -28,7 +28,8 @@ export class OperatorAuthController {
   @ApiOperation({ summary: 'Sign an operator in: sets the HttpOnly cookie rmm_session (SameSite=Strict)' })
   @ApiBody({ type: LoginDto })
   @ApiOkResponse({ type: SessionDto })
-  @ApiResponse({ status: 401, type: RmmErrorDto, description: "{detail: 'Invalid credentials'} for any wrong part; with totp_required: true when the password was right and the account's code is missing or wrong" })
+  @ApiResponse({ status: 401, type: RmmErrorDto, description: "{detail: 'Invalid credentials'} for any wrong part; when the password was right and a second factor is missing or wrong: totp_required: true (the account has TOTP) and/or passkey_required: true with passkey_options and challenge_id (it has passkeys: finish with passkey in the body; docs/sso.md)" })
+  @ApiResponse({ status: 403, type: RmmErrorDto, description: "{detail: 'password sign-in is turned off: …'}: RMM_PASSWORD_LOGIN=false and the operator is not break-glass (said only after the password was right)" })
   @ApiResponse({ status: 429, type: RmmErrorDto, description: 'Too many failed sign-ins for this account or address (Retry-After)' })
   async login(@Body() body: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionDto> {
     // The attempt rides on the request for the audit log (who tried, how), whatever the outcome.
